@@ -1,0 +1,214 @@
+import type { Status, StatusCause, StatusDetails } from './types.ts';
+
+/**
+ * The one error type of the API layer: it carries the `Status` a client sees.
+ * Every failure on the request path becomes one of these before it is encoded.
+ */
+export class ApiError extends Error {
+  readonly status: Status;
+
+  constructor(code: number, reason: string, message: string, details?: StatusDetails) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message,
+      reason,
+      ...(details ? { details: compactDetails(details) } : {}),
+      code,
+    };
+  }
+
+  get code(): number {
+    return this.status.code;
+  }
+
+  get reason(): string {
+    return this.status.reason ?? '';
+  }
+}
+
+function compactDetails(details: StatusDetails): StatusDetails {
+  const out: StatusDetails = {};
+  if (details.name) out.name = details.name;
+  if (details.group) out.group = details.group;
+  if (details.kind) out.kind = details.kind;
+  if (details.uid) out.uid = details.uid;
+  if (details.causes && details.causes.length > 0) out.causes = details.causes;
+  if (details.retryAfterSeconds !== undefined) out.retryAfterSeconds = details.retryAfterSeconds;
+  return out;
+}
+
+/** A resource as errors name it: `configmaps` or `leases.coordination.k8s.io`. */
+export interface QualifiedResource {
+  group: string;
+  resource: string;
+}
+
+function qualified(r: QualifiedResource): string {
+  return r.group ? `${r.resource}.${r.group}` : r.resource;
+}
+
+export function notFound(r: QualifiedResource, name: string): ApiError {
+  return new ApiError(404, 'NotFound', `${qualified(r)} "${name}" not found`, {
+    name,
+    group: r.group,
+    kind: r.resource,
+  });
+}
+
+export function alreadyExists(r: QualifiedResource, name: string): ApiError {
+  return new ApiError(409, 'AlreadyExists', `${qualified(r)} "${name}" already exists`, {
+    name,
+    group: r.group,
+    kind: r.resource,
+  });
+}
+
+export const CONFLICT_MODIFIED =
+  'the object has been modified; please apply your changes to the latest version and try again';
+
+export function conflict(r: QualifiedResource, name: string, why: string = CONFLICT_MODIFIED): ApiError {
+  return new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(r)} "${name}": ${why}`, {
+    name,
+    group: r.group,
+    kind: r.resource,
+  });
+}
+
+/** A field error, as validation returns them; `type` is the cause reason (FieldValueInvalid …). */
+export interface FieldError {
+  type:
+    | 'FieldValueInvalid'
+    | 'FieldValueRequired'
+    | 'FieldValueNotSupported'
+    | 'FieldValueForbidden'
+    | 'FieldValueTooLong'
+    | 'FieldValueTooMany'
+    | 'FieldValueDuplicate'
+    | 'FieldValueTypeInvalid';
+  field: string;
+  /** The offending value, shown in the message for Invalid, NotSupported and Duplicate. */
+  value?: unknown;
+  detail?: string;
+}
+
+const FIELD_ERROR_TEXT: Record<FieldError['type'], string> = {
+  FieldValueInvalid: 'Invalid value',
+  FieldValueRequired: 'Required value',
+  FieldValueNotSupported: 'Unsupported value',
+  FieldValueForbidden: 'Forbidden',
+  FieldValueTooLong: 'Too long',
+  FieldValueTooMany: 'Too many',
+  FieldValueDuplicate: 'Duplicate value',
+  FieldValueTypeInvalid: 'Invalid value',
+};
+
+function formatValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** Formats one field error the way the real server's messages read. */
+export function fieldErrorText(e: FieldError): string {
+  const head = FIELD_ERROR_TEXT[e.type];
+  const showsValue =
+    e.type === 'FieldValueInvalid' ||
+    e.type === 'FieldValueNotSupported' ||
+    e.type === 'FieldValueDuplicate' ||
+    e.type === 'FieldValueTypeInvalid';
+  let text = showsValue && 'value' in e ? `${head}: ${formatValue(e.value)}` : head;
+  if (e.detail) text += `: ${e.detail}`;
+  return text;
+}
+
+/** 422 Invalid with one cause per field error. `kind` is the Kind (ConfigMap), not the resource. */
+export function invalid(group: string, kind: string, name: string, errors: FieldError[]): ApiError {
+  const causes: StatusCause[] = errors.map((e) => ({
+    reason: e.type,
+    message: fieldErrorText(e),
+    field: e.field,
+  }));
+  const list = errors.map((e) => `${e.field}: ${fieldErrorText(e)}`);
+  const summary = list.length === 1 ? list[0] : `[${list.join(', ')}]`;
+  const qualifiedKind = group ? `${kind}.${group}` : kind;
+  return new ApiError(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${summary}`, {
+    name,
+    group,
+    kind,
+    causes,
+  });
+}
+
+export function badRequest(message: string, causes?: StatusCause[]): ApiError {
+  return new ApiError(400, 'BadRequest', message, causes ? { causes } : undefined);
+}
+
+export function forbidden(r: QualifiedResource, name: string, why: string): ApiError {
+  const subject = name ? `${qualified(r)} "${name}"` : qualified(r);
+  return new ApiError(403, 'Forbidden', `${subject} is forbidden: ${why}`, {
+    name,
+    group: r.group,
+    kind: r.resource,
+  });
+}
+
+export function unauthorized(message = 'Unauthorized'): ApiError {
+  return new ApiError(401, 'Unauthorized', message);
+}
+
+export function methodNotAllowed(): ApiError {
+  return new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+}
+
+export function notAcceptable(accepted: string[]): ApiError {
+  return new ApiError(406, 'NotAcceptable', `only the following media types are accepted: ${accepted.join(', ')}`);
+}
+
+export function unsupportedMediaType(contentType: string, accepted: string[]): ApiError {
+  return new ApiError(
+    415,
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
+    contentType ? { causes: [{ reason: 'UnexpectedHeader', message: `unsupported media type "${contentType}"`, field: 'Content-Type' }] } : undefined,
+  );
+}
+
+export function requestEntityTooLarge(limit: number): ApiError {
+  return new ApiError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${limit}`);
+}
+
+/** 410 Expired: a resourceVersion or continue token older than the history window. */
+export function expired(message: string): ApiError {
+  return new ApiError(410, 'Expired', message);
+}
+
+/** 410 Gone: used for watch ERROR events of a compacted resourceVersion. */
+export function gone(message: string): ApiError {
+  return new ApiError(410, 'Gone', message);
+}
+
+export function internalError(err: unknown): ApiError {
+  const text = err instanceof Error ? err.message : String(err);
+  return new ApiError(500, 'InternalError', `Internal error occurred: ${text}`, {
+    causes: [{ message: text }],
+  });
+}
+
+export function serviceUnavailable(message: string): ApiError {
+  return new ApiError(503, 'ServiceUnavailable', message);
+}
+
+export function timeout(message: string): ApiError {
+  return new ApiError(504, 'Timeout', message);
+}
+
+/** Builds the Success status a delete returns once the object is gone. */
+export function successStatus(details: StatusDetails): Status {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details, code: 200 } as Status;
+}

@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import { unauthorized } from '../../api/errors.ts';
+import type { ApiError } from '../../api/errors.ts';
+import { Oid, extendedKeyUsages, parseCertificate, subjectValues } from '../pki/certificate-info.ts';
+import { SYSTEM_AUTHENTICATED } from '../user.ts';
+import type { UserInfo } from '../user.ts';
+import type { Authenticator } from './authenticator.ts';
+
+/** The user-info extra key under which Kubernetes records which credential authenticated a request. */
+export const CREDENTIAL_ID_KEY = 'authentication.kubernetes.io/credential-id';
+
+export interface X509AuthenticatorOptions {
+  /**
+   * Take the user's uid from the subject's UID attribute (OID 1.3.6.1.4.1.14677.1.1.1), as
+   * Kubernetes does since 1.33 (feature AllowParsingUserUIDFromCertAuth, on by default).
+   * Default true.
+   */
+  readonly parseUid?: boolean;
+}
+
+/** What one connection's certificate amounts to: a user, a reason to refuse, or nothing. */
+type Outcome = { readonly user: UserInfo } | { readonly failure: string } | null;
+
+/**
+ * Authenticates requests by the TLS client certificate, as kube-apiserver's `--client-ca-file`
+ * does. The server verifies the chain during the handshake: it is created with
+ * `requestCert: true, rejectUnauthorized: false, ca: <client CAs>`, so a connection whose
+ * certificate does not verify still completes and this authenticator turns it into a 401.
+ *
+ * A verified certificate names the user by its subject CN and the groups by its O values; one
+ * without a CN has no opinion (null), as upstream. The result is computed once per connection.
+ */
+export class X509Authenticator implements Authenticator {
+  readonly name = 'x509';
+  readonly #parseUid: boolean;
+  readonly #outcomes = new WeakMap<object, Outcome>();
+
+  constructor(options: X509AuthenticatorOptions = {}) {
+    this.#parseUid = options.parseUid ?? true;
+  }
+
+  authenticate(req: IncomingMessage): UserInfo | null {
+    const socket = req.socket as Partial<TLSSocket> | undefined;
+    if (!socket || typeof socket.getPeerCertificate !== 'function') return null; // not TLS
+    let outcome = this.#outcomes.get(socket);
+    if (outcome === undefined) {
+      outcome = this.#evaluate(socket as TLSSocket);
+      this.#outcomes.set(socket, outcome);
+    }
+    if (outcome === null) return null;
+    if ('failure' in outcome) throw rejection(outcome.failure);
+    return outcome.user;
+  }
+
+  #evaluate(socket: TLSSocket): Outcome {
+    const peer = socket.getPeerCertificate(false);
+    const raw = peer?.raw;
+    if (!raw || raw.length === 0) return null; // no certificate presented
+    if (!socket.authorized) {
+      return { failure: `verifying certificate failed: ${String(socket.authorizationError ?? 'unknown error')}` };
+    }
+    try {
+      const info = parseCertificate(raw);
+      const usages = extendedKeyUsages(info);
+      if (usages && !usages.includes(Oid.clientAuth) && !usages.includes(Oid.anyExtendedKeyUsage)) {
+        return { failure: 'verifying certificate failed: certificate specifies an incompatible key usage' };
+      }
+      const commonNames = subjectValues(info, Oid.commonName);
+      const name = commonNames[commonNames.length - 1] ?? ''; // the last CN wins, as in Go
+      if (name === '') return null;
+      const uid = this.#parseUid ? readUid(subjectValues(info, Oid.userId)) : undefined;
+      const groups = subjectValues(info, Oid.organization);
+      if (!groups.includes(SYSTEM_AUTHENTICATED)) groups.push(SYSTEM_AUTHENTICATED);
+      const credentialId = `X509SHA256=${createHash('sha256').update(raw).digest('hex')}`;
+      const user: UserInfo = Object.freeze({
+        name,
+        ...(uid ? { uid } : {}),
+        groups: Object.freeze(groups),
+        extra: Object.freeze({ [CREDENTIAL_ID_KEY]: Object.freeze([credentialId]) }),
+      });
+      return { user };
+    } catch (err) {
+      return { failure: err instanceof Error ? err.message : String(err) };
+    }
+  }
+}
+
+function readUid(values: string[]): string | undefined {
+  if (values.length === 0) return undefined;
+  if (values.length > 1) throw new Error(`expected 1 UID, but found multiple: ${values.join(', ')}`);
+  if (values[0] === '') throw new Error('UID cannot be an empty string');
+  return values[0];
+}
+
+/** A 401 that says only "Unauthorized" to the client, as upstream; the reason stays in `cause` for logs. */
+function rejection(reason: string): ApiError {
+  const err = unauthorized();
+  err.cause = new Error(`x509: ${reason}`);
+  return err;
+}

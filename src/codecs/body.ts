@@ -1,0 +1,110 @@
+import { badRequest } from '../api/errors.ts';
+import type { BodyFormat, PatchFormat } from './content-type.ts';
+import { jsonSyntaxError } from './json-syntax.ts';
+import { dumpYaml, parseYaml, YamlDecodeError } from './yaml.ts';
+
+export interface DecodeOptions {
+  /**
+   * The Kind the endpoint expects (`ConfigMap`). When given, the body must be a JSON object and
+   * errors read like the real server's: `the object provided is unrecognized (must be of type
+   * ConfigMap): couldn't get version/kind; json parse error: … ({"bad" ...)`.
+   */
+  readonly expectKind?: string;
+}
+
+/**
+ * Decodes a request body into a JSON value. JSON goes straight to `JSON.parse`; nothing else is
+ * done on the success path.
+ *
+ * Formats: `json` and the JSON patch types, `yaml` and `apply-patch-yaml`.
+ *
+ * @throws ApiError 400 BadRequest for malformed input (never a 500).
+ */
+export function decodeBody(body: Uint8Array | string, format: BodyFormat | PatchFormat, options: DecodeOptions = {}): unknown {
+  switch (format) {
+    case 'json':
+    case 'json-patch':
+    case 'merge-patch':
+    case 'strategic-merge-patch':
+      return decodeJson(body, options);
+    case 'yaml':
+    case 'apply-patch-yaml':
+      return decodeYaml(body, options);
+    default:
+      throw new Error(`decodeBody: no decoder for ${format}`);
+  }
+}
+
+function decodeJson(body: Uint8Array | string, options: DecodeOptions): unknown {
+  const text = typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    const why = jsonSyntaxError(bytes) ?? 'invalid JSON';
+    if (!options.expectKind) throw badRequest(why);
+    throw unrecognized(options.expectKind, `couldn't get version/kind; json parse error: ${why}`, bytes);
+  }
+  if (options.expectKind) requireObject(value, options.expectKind, body);
+  return value;
+}
+
+function decodeYaml(body: Uint8Array | string, options: DecodeOptions): unknown {
+  const text = typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  let value: unknown;
+  try {
+    value = parseYaml(text);
+  } catch (err) {
+    if (!(err instanceof YamlDecodeError)) throw err;
+    const why = `error converting YAML to JSON: ${err.message}`;
+    if (!options.expectKind) throw badRequest(why);
+    throw unrecognized(options.expectKind, why, body);
+  }
+  if (options.expectKind) requireObject(value, options.expectKind, body);
+  return value;
+}
+
+/** Go's name for the value the type sniffing step could not read. */
+const GO_TYPE_PROBE = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+
+function requireObject(value: unknown, kind: string, body: Uint8Array | string): void {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return;
+  if (value === null) throw badRequest(`Object 'Kind' is missing in '${text(body).trim() || 'null'}'`);
+  const jsonType = Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value;
+  throw unrecognized(kind, `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonType} into Go value of type ${GO_TYPE_PROBE}`, body);
+}
+
+function unrecognized(kind: string, why: string, body: Uint8Array | string) {
+  return badRequest(`the object provided is unrecognized (must be of type ${kind}): ${why} (${summarize(body)})`);
+}
+
+function text(body: Uint8Array | string): string {
+  return typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
+}
+
+/** The real server quotes the first 30 bytes of a bad body: as text when it starts with `{`, else hex. */
+function summarize(body: Uint8Array | string, max = 30): string {
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  if (bytes.length === 0) return '<empty>';
+  const head = bytes.subarray(0, max);
+  const more = bytes.length > max ? ' ...' : '';
+  return (bytes[0] === 0x7b ? head.toString('utf8') : head.toString('hex')) + more;
+}
+
+export type EncodeFormat = 'json' | 'yaml';
+
+export interface EncodeOptions {
+  /** Indent JSON by two spaces (no trailing newline, as upstream's pretty printer). */
+  readonly pretty?: boolean;
+}
+
+/**
+ * Encodes a response body. JSON is `JSON.stringify` plus the trailing newline Go's encoder
+ * writes; YAML is sorted-key block YAML as the real server writes it.
+ */
+export function encodeBody(value: unknown, format: EncodeFormat, options: EncodeOptions = {}): string {
+  if (format === 'json') return options.pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value) + '\n';
+  if (format === 'yaml') return dumpYaml(value);
+  throw new Error(`encodeBody: no encoder for ${format as string}`);
+}

@@ -1,0 +1,10 @@
+import type { KindDefinition } from '../registry/kind.ts';
+import { configMaps } from './config-map.ts';
+import { events } from './event.ts';
+import { leases } from './lease.ts';
+import { namespaces } from './namespace.ts';
+import { secrets } from './secret.ts';
+import { serviceAccounts } from './service-account.ts';
+
+/** Every kind this server can serve; `--runtime-config` decides which are enabled. */
+export const builtinKinds: readonly KindDefinition[] = [namespaces, configMaps, secrets, serviceAccounts, events, leases];

@@ -1,0 +1,35 @@
+import type { FieldError } from '../api/errors.ts';
+import type { KubeObject } from '../api/types.ts';
+import { defineKind } from '../registry/kind.ts';
+import { AGE_COLUMN } from './columns.ts';
+
+type LeaseSpec = { holderIdentity?: string; leaseDurationSeconds?: number; leaseTransitions?: number; strategy?: string; preferredHolder?: string };
+
+function validateLease(obj: KubeObject): FieldError[] {
+  const spec = (obj.spec ?? {}) as LeaseSpec;
+  const errs: FieldError[] = [];
+  if (spec.leaseDurationSeconds !== undefined && spec.leaseDurationSeconds !== null && !(spec.leaseDurationSeconds > 0)) {
+    errs.push({ type: 'FieldValueInvalid', field: 'spec.leaseDurationSeconds', value: spec.leaseDurationSeconds, detail: 'must be greater than 0' });
+  }
+  if (spec.leaseTransitions !== undefined && spec.leaseTransitions !== null && spec.leaseTransitions < 0) {
+    errs.push({ type: 'FieldValueInvalid', field: 'spec.leaseTransitions', value: spec.leaseTransitions, detail: 'must be greater than or equal to 0' });
+  }
+  if (spec.preferredHolder && !spec.strategy) {
+    errs.push({ type: 'FieldValueForbidden', field: 'spec.preferredHolder', detail: 'preferredHolder is only allowed if strategy is set' });
+  }
+  return errs;
+}
+
+export const leases = defineKind({
+  group: 'coordination.k8s.io',
+  version: 'v1',
+  kind: 'Lease',
+  plural: 'leases',
+  namespaced: true,
+  schemaMessage: 'k8s.io.api.coordination.v1.Lease',
+  tableColumns: [
+    { name: 'Holder', type: 'string', description: 'The holder of the lease', cell: (o) => ((o.spec ?? {}) as LeaseSpec).holderIdentity ?? '' },
+    AGE_COLUMN,
+  ],
+  strategy: { validate: validateLease, validateUpdate: (obj) => validateLease(obj) },
+});

@@ -1,0 +1,72 @@
+import type { FieldError } from '../api/errors.ts';
+import type { KubeObject } from '../api/types.ts';
+import { defineKind } from '../registry/kind.ts';
+import { qualifiedNameErrors } from '../registry/validation/names.ts';
+import { AGE_COLUMN } from './columns.ts';
+
+/** The finalizer the namespace controller removes once the namespace is empty. */
+export const KUBERNETES_FINALIZER = 'kubernetes';
+const NAME_LABEL = 'kubernetes.io/metadata.name';
+
+type NamespaceLike = KubeObject & { spec?: { finalizers?: string[] }; status?: { phase?: string } };
+
+function specFinalizers(obj: KubeObject): string[] {
+  const f = (obj as NamespaceLike).spec?.finalizers;
+  return Array.isArray(f) ? f : [];
+}
+
+/** Every namespace carries a label with its own name, so selectors can pick namespaces by name. */
+function labelWithName(obj: KubeObject): void {
+  const meta = (obj.metadata ??= {});
+  meta.labels = { ...(meta.labels ?? {}), [NAME_LABEL]: String(meta.name) };
+}
+
+function validateNamespace(obj: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  specFinalizers(obj).forEach((f, i) => {
+    for (const detail of qualifiedNameErrors(f)) errs.push({ type: 'FieldValueInvalid', field: `spec.finalizers[${i}]`, value: f, detail });
+  });
+  return errs;
+}
+
+export const namespaces = defineKind({
+  group: '',
+  version: 'v1',
+  kind: 'Namespace',
+  plural: 'namespaces',
+  namespaced: false,
+  shortNames: ['ns'],
+  schemaMessage: 'k8s.io.api.core.v1.Namespace',
+  nameRule: 'dns-label',
+  hasStatus: true,
+  subresources: ['finalize'],
+  fieldSelectors: { 'status.phase': ['status', 'phase'] },
+  tableColumns: [
+    { name: 'Status', type: 'string', description: 'The status of the namespace', cell: (o) => (o as NamespaceLike).status?.phase ?? '' },
+    AGE_COLUMN,
+  ],
+  strategy: {
+    prepareForCreate: (obj) => {
+      const ns = obj as NamespaceLike;
+      ns.status = { phase: 'Active' };
+      const finalizers = specFinalizers(ns);
+      ns.spec = { ...(ns.spec ?? {}), finalizers: finalizers.includes(KUBERNETES_FINALIZER) ? finalizers : [...finalizers, KUBERNETES_FINALIZER] };
+      labelWithName(ns);
+    },
+    prepareForUpdate: (obj, old) => {
+      // spec.finalizers changes only through /finalize.
+      (obj as NamespaceLike).spec = { ...((obj as NamespaceLike).spec ?? {}), finalizers: specFinalizers(old) };
+      labelWithName(obj);
+    },
+    prepareForDelete: (obj) => {
+      (obj as NamespaceLike).status = { ...((obj as NamespaceLike).status ?? {}), phase: 'Terminating' };
+    },
+    extraFinalizers: specFinalizers,
+    prepareSubresourceUpdate: (subresource, obj, old) => {
+      if (subresource !== 'finalize') return old;
+      return { ...old, spec: { ...((old as NamespaceLike).spec ?? {}), finalizers: specFinalizers(obj) } };
+    },
+    validate: validateNamespace,
+    validateUpdate: (obj) => validateNamespace(obj),
+  },
+});

@@ -1,0 +1,91 @@
+import type { FieldError } from '../api/errors.ts';
+import type { KubeObject } from '../api/types.ts';
+import { defineKind } from '../registry/kind.ts';
+import { AGE_COLUMN, countKeys } from './columns.ts';
+import { dataKeyErrors, dataSize, immutableDataErrors, isBase64, isMap, MAX_DATA_SIZE, stringMapErrors } from './data-keys.ts';
+
+/** Keys a Secret of a given type must carry in data. */
+const REQUIRED_KEYS: Record<string, string[]> = {
+  'kubernetes.io/dockercfg': ['.dockercfg'],
+  'kubernetes.io/dockerconfigjson': ['.dockerconfigjson'],
+  'kubernetes.io/tls': ['tls.crt', 'tls.key'],
+  'kubernetes.io/ssh-auth': ['ssh-privatekey'],
+};
+
+/** stringData is write-only: its values override data (base64-encoded) and it is never stored. */
+function foldStringData(obj: KubeObject): void {
+  const stringData = obj.stringData;
+  if (isMap(stringData)) {
+    const data = isMap(obj.data) ? obj.data : {};
+    for (const [k, v] of Object.entries(stringData)) {
+      if (typeof v === 'string') data[k] = Buffer.from(v, 'utf8').toString('base64');
+    }
+    obj.data = data;
+  }
+  delete obj.stringData;
+}
+
+function validateSecret(obj: Record<string, unknown>): FieldError[] {
+  const errs: FieldError[] = [];
+  if (isMap(obj.data)) {
+    for (const [k, v] of Object.entries(obj.data)) {
+      errs.push(...dataKeyErrors('data', k));
+      if (typeof v !== 'string' || !isBase64(v)) {
+        errs.push({ type: 'FieldValueInvalid', field: `data[${k}]`, value: '<secret contents redacted>', detail: 'must be base64-encoded' });
+      }
+    }
+  } else {
+    errs.push(...stringMapErrors('data', obj.data));
+  }
+  const type = obj.type;
+  if (typeof type !== 'string') {
+    errs.push({ type: 'FieldValueTypeInvalid', field: 'type', value: type, detail: 'must be a string' });
+  } else {
+    for (const key of REQUIRED_KEYS[type] ?? []) {
+      if (!isMap(obj.data) || !Object.hasOwn(obj.data, key)) errs.push({ type: 'FieldValueRequired', field: `data[${key}]` });
+    }
+    if (type === 'kubernetes.io/basic-auth' && isMap(obj.data) && !('username' in obj.data) && !('password' in obj.data)) {
+      errs.push({ type: 'FieldValueRequired', field: 'data[username]', detail: 'either username or password is required' });
+    }
+    if (type === 'kubernetes.io/service-account-token') {
+      const annotations = (obj.metadata as { annotations?: Record<string, string> } | undefined)?.annotations ?? {};
+      if (!annotations['kubernetes.io/service-account.name']) {
+        errs.push({ type: 'FieldValueRequired', field: 'metadata.annotations[kubernetes.io/service-account.name]' });
+      }
+    }
+  }
+  if (dataSize(obj.data, true) > MAX_DATA_SIZE) {
+    errs.push({ type: 'FieldValueTooLong', field: 'data', detail: `must have at most ${MAX_DATA_SIZE} bytes` });
+  }
+  return errs;
+}
+
+export const secrets = defineKind({
+  group: '',
+  version: 'v1',
+  kind: 'Secret',
+  plural: 'secrets',
+  namespaced: true,
+  schemaMessage: 'k8s.io.api.core.v1.Secret',
+  fieldSelectors: { type: ['type'] },
+  tableColumns: [
+    { name: 'Type', type: 'string', description: 'Used to facilitate programmatic handling of secret data.', cell: (o) => o.type ?? '' },
+    { name: 'Data', type: 'integer', description: 'Number of keys in data.', cell: (o) => countKeys(o.data) },
+    AGE_COLUMN,
+  ],
+  strategy: {
+    prepareForCreate: (obj) => {
+      if (obj.type === undefined || obj.type === '') obj.type = 'Opaque';
+    },
+    prepareForUpdate: (obj, old) => {
+      if (obj.type === undefined || obj.type === '') obj.type = old.type;
+    },
+    canonicalize: foldStringData,
+    validate: (obj) => validateSecret(obj),
+    validateUpdate: (obj, old) => {
+      const errs = validateSecret(obj);
+      if (obj.type !== old.type) errs.push({ type: 'FieldValueInvalid', field: 'type', value: obj.type, detail: 'field is immutable' });
+      return [...errs, ...immutableDataErrors(obj, old, ['data'])];
+    },
+  },
+});

@@ -1,0 +1,72 @@
+import { badRequest, invalid, type FieldError } from '../api/errors.ts';
+
+export interface DeleteOptions {
+  readonly dryRun: boolean;
+  readonly gracePeriodSeconds?: number;
+  readonly propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  readonly orphanDependents?: boolean;
+  readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
+}
+
+const POLICIES = ['Orphan', 'Background', 'Foreground'] as const;
+
+/** Reads dryRun from a query (`dryRun=All`; a bare `?dryRun` counts as unset) or a body list. */
+export function parseDryRun(values: unknown): boolean {
+  const list = Array.isArray(values) ? values : values === undefined || values === null ? [] : [values];
+  const set = list.filter((v) => v !== '');
+  for (const v of set) {
+    if (v !== 'All') {
+      throw invalid('meta.k8s.io', 'DeleteOptions', '', [
+        { type: 'FieldValueNotSupported', field: 'dryRun', value: v, detail: 'supported values: "All"' },
+      ]);
+    }
+  }
+  return set.length > 0;
+}
+
+/**
+ * Merges DeleteOptions from the body (JSON) and the query; the body wins where both say something,
+ * as the real server decodes the body over the query-derived defaults.
+ */
+export function parseDeleteOptions(query: URLSearchParams, body: unknown): DeleteOptions {
+  const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  if (b.kind !== undefined && b.kind !== 'DeleteOptions') {
+    throw badRequest(`expected DeleteOptions, got ${String(b.kind)}`);
+  }
+  const errs: FieldError[] = [];
+  const dryRun = parseDryRun(b.dryRun ?? query.getAll('dryRun'));
+
+  let grace: number | undefined;
+  const graceRaw = b.gracePeriodSeconds ?? query.get('gracePeriodSeconds') ?? undefined;
+  if (graceRaw !== undefined && graceRaw !== null && graceRaw !== '') {
+    grace = Number(graceRaw);
+    if (!Number.isInteger(grace)) throw badRequest(`invalid value for gracePeriodSeconds: "${String(graceRaw)}"`);
+  }
+
+  const policyRaw = (b.propagationPolicy ?? query.get('propagationPolicy') ?? undefined) as string | undefined;
+  let propagationPolicy: DeleteOptions['propagationPolicy'];
+  if (policyRaw !== undefined && policyRaw !== null && policyRaw !== '') {
+    if (!(POLICIES as readonly string[]).includes(policyRaw)) {
+      errs.push({ type: 'FieldValueNotSupported', field: 'propagationPolicy', value: policyRaw, detail: 'supported values: "Foreground", "Background", "Orphan", "nil"' });
+    } else {
+      propagationPolicy = policyRaw as DeleteOptions['propagationPolicy'];
+    }
+  }
+  const orphanRaw = b.orphanDependents ?? query.get('orphanDependents') ?? undefined;
+  const orphanDependents = orphanRaw === undefined || orphanRaw === null ? undefined : orphanRaw === true || orphanRaw === 'true';
+  if (orphanDependents !== undefined && propagationPolicy !== undefined) {
+    errs.push({ type: 'FieldValueInvalid', field: 'propagationPolicy', value: propagationPolicy, detail: 'orphanDependents and deletionPropagation cannot be both set' });
+  }
+
+  let preconditions: DeleteOptions['preconditions'];
+  if (b.preconditions !== undefined && b.preconditions !== null) {
+    const p = b.preconditions as Record<string, unknown>;
+    if (typeof p !== 'object') throw badRequest('preconditions must be an object');
+    preconditions = {
+      uid: typeof p.uid === 'string' && p.uid !== '' ? p.uid : undefined,
+      resourceVersion: typeof p.resourceVersion === 'string' && p.resourceVersion !== '' ? p.resourceVersion : undefined,
+    };
+  }
+  if (errs.length > 0) throw invalid('meta.k8s.io', 'DeleteOptions', '', errs);
+  return { dryRun, gracePeriodSeconds: grace, propagationPolicy, orphanDependents, preconditions };
+}

@@ -1,0 +1,82 @@
+import { ApiError, badRequest, expired } from '../api/errors.ts';
+import { StorageError, type ListKey, type ListOptions, type Storage } from '../storage/storage.ts';
+import { decodeContinue, encodeContinue } from './continue-token.ts';
+import { parseSelectors } from './filter.ts';
+import type { KindDefinition } from './kind.ts';
+import { parseResourceVersion, validateListQuery, type ListQuery } from './list-options.ts';
+import type { ResourceStore } from './resource-store.ts';
+
+export interface ListPage {
+  readonly items: string[];
+  readonly resourceVersion: string;
+  readonly continue?: string;
+  readonly remainingItemCount?: number;
+}
+
+const CONTINUE_EXPIRED =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
+
+/**
+ * Serves a list request following the resourceVersion / resourceVersionMatch table of the protocol:
+ * Most Recent and Any read the latest state, NotOlderThan waits for the version, Exact and continue
+ * tokens read the snapshot of their version.
+ */
+export async function listResource(store: ResourceStore, storage: Storage, namespace: string | undefined, q: ListQuery): Promise<ListPage> {
+  validateListQuery(q);
+  const kind = store.kind;
+  const selectors = parseSelectors(kind, q.labelSelector, q.fieldSelector);
+  const limit = q.limit && q.limit > 0 ? q.limit : undefined;
+  const base: { namespace?: string; filter?: ListOptions['filter']; limit?: number; countRemaining: boolean } = {
+    namespace: kind.namespaced ? namespace : undefined,
+    filter: selectors.filter,
+    limit,
+    countRemaining: !selectors.filter,
+  };
+
+  let options: ListOptions;
+  let fromToken = false;
+  if (q.continue) {
+    if (q.resourceVersion && q.resourceVersion !== '0') {
+      throw badRequest('specifying resource version is not allowed when using continue');
+    }
+    const pos = decodeContinue(q.continue, kind.namespaced);
+    options = { ...base, after: pos.after, exactVersion: pos.resourceVersion === -1 ? undefined : pos.resourceVersion };
+    fromToken = true;
+  } else {
+    options = { ...base, ...versionOptions(q, limit) };
+  }
+
+  try {
+    const result = await storage.list({ group: kind.group, resource: kind.plural }, options);
+    return {
+      items: result.items,
+      resourceVersion: String(result.resourceVersion),
+      continue: result.next ? continueFor(kind, options.exactVersion === undefined ? result.resourceVersion : options.exactVersion, result.next) : undefined,
+      remainingItemCount: result.next && result.remaining !== undefined ? result.remaining : undefined,
+    };
+  } catch (err) {
+    if (err instanceof StorageError && err.code === 'Expired' && fromToken && options.after) {
+      const e = expired(CONTINUE_EXPIRED);
+      // The way forward the real server offers: a token at the latest version from the same key.
+      e.status.metadata = { continue: encodeContinue(-1, options.after, kind.namespaced) };
+      throw e;
+    }
+    if (err instanceof ApiError) throw err;
+    throw store.translate(err, '');
+  }
+}
+
+function continueFor(kind: KindDefinition, version: number, next: ListKey): string {
+  return encodeContinue(version, next, kind.namespaced);
+}
+
+/** Which snapshot a list without a continue token reads. */
+function versionOptions(q: ListQuery, limit: number | undefined): Pick<ListOptions, 'exactVersion' | 'minVersion'> {
+  const rv = q.resourceVersion;
+  if (rv === undefined || rv === '0') return {}; // Most Recent, or Any: the latest is always allowed.
+  const version = parseResourceVersion(rv);
+  if (q.resourceVersionMatch === 'Exact') return { exactVersion: version };
+  if (q.resourceVersionMatch === 'NotOlderThan') return { minVersion: version };
+  // Unset match: Exact when paging, NotOlderThan otherwise.
+  return limit !== undefined ? { exactVersion: version } : { minVersion: version };
+}

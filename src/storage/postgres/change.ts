@@ -1,0 +1,60 @@
+import type { StoredKubeObject } from '../../api/types.ts';
+import type { Change, ChangeType } from '../storage.ts';
+
+/** A history row as read from PostgreSQL: objects are parsed only when a watcher needs them. */
+export interface HistoryRow {
+  resource_version: string;
+  api_group: string;
+  resource: string;
+  namespace: string;
+  name: string;
+  event_type: ChangeType;
+  object: string;
+  previous: string | null;
+}
+
+export const HISTORY_COLUMNS =
+  'resource_version, api_group, resource, namespace, name, event_type, object::text as object, previous::text as previous';
+
+/** A change whose object and previous object are parsed lazily and at most once. */
+export class LazyChange implements Change {
+  readonly resourceVersion: number;
+  readonly group: string;
+  readonly resource: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly type: ChangeType;
+  readonly objectText: string;
+  readonly #previousText: string | null;
+  #object?: StoredKubeObject;
+  #previous?: StoredKubeObject | null;
+  /** Encoded copies of this change's object with another type or version, shared by watchers. */
+  readonly variants = new Map<string, string>();
+
+  constructor(row: HistoryRow) {
+    this.resourceVersion = Number(row.resource_version);
+    this.group = row.api_group;
+    this.resource = row.resource;
+    this.namespace = row.namespace;
+    this.name = row.name;
+    this.type = row.event_type;
+    this.objectText = row.object;
+    this.#previousText = row.previous;
+  }
+
+  get object(): StoredKubeObject {
+    this.#object ??= JSON.parse(this.objectText) as StoredKubeObject;
+    return this.#object;
+  }
+
+  get previous(): StoredKubeObject | undefined {
+    if (this.#previous === undefined) {
+      this.#previous = this.#previousText === null ? null : (JSON.parse(this.#previousText) as StoredKubeObject);
+    }
+    return this.#previous ?? undefined;
+  }
+
+  get previousText(): string | null {
+    return this.#previousText;
+  }
+}

@@ -1,0 +1,88 @@
+import { Kysely, Migrator, PostgresDialect, sql, type MigrationResultSet } from 'kysely';
+import pg from 'pg';
+import { migrations } from '../../../migrations/index.ts';
+
+// bigint columns come back as strings; callers convert the few they read.
+export interface Database {
+  pool: pg.Pool;
+  db: Kysely<unknown>;
+  connection: pg.ClientConfig;
+  close(): Promise<void>;
+}
+
+export function openDatabase(connectionString: string, maxConnections = 20): Database {
+  const connection: pg.ClientConfig = { connectionString };
+  const pool = new pg.Pool({ connectionString, max: maxConnections });
+  // An idle client that errors (server restart) must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    pool,
+    db,
+    connection,
+    // Kysely owns the pool through its dialect; destroying it ends the pool.
+    close: () => db.destroy(),
+  };
+}
+
+const MIGRATION_TABLE = 'kysely_migration';
+
+function migrator(db: Kysely<unknown>): Migrator {
+  return new Migrator({ db, provider: { getMigrations: async () => migrations } });
+}
+
+/** Names of applied migrations this build does not know: a newer server wrote this schema. */
+export async function unknownAppliedMigrations(db: Kysely<unknown>): Promise<string[]> {
+  const exists = await sql<{ t: string | null }>`select to_regclass(${MIGRATION_TABLE}) as t`.execute(db);
+  if (!exists.rows[0]?.t) return [];
+  const applied = await sql<{ name: string }>`select name from ${sql.table(MIGRATION_TABLE)} order by name`.execute(db);
+  return applied.rows.map((r) => r.name).filter((name) => !(name in migrations));
+}
+
+export class SchemaTooNewError extends Error {
+  constructor(readonly unknown: string[]) {
+    super(
+      `the database schema is newer than this server knows (unknown migrations: ${unknown.join(', ')}); ` +
+        'run a newer server, or roll the schema back with that newer build\'s "npm run migrate -- down"',
+    );
+    this.name = 'SchemaTooNewError';
+  }
+}
+
+async function assertKnownSchema(db: Kysely<unknown>): Promise<void> {
+  const unknown = await unknownAppliedMigrations(db);
+  if (unknown.length > 0) throw new SchemaTooNewError(unknown);
+}
+
+function check(result: MigrationResultSet): MigrationResultSet {
+  if (result.error) throw result.error instanceof Error ? result.error : new Error(String(result.error));
+  return result;
+}
+
+export async function migrateUp(db: Kysely<unknown>): Promise<MigrationResultSet> {
+  await assertKnownSchema(db);
+  return check(await migrator(db).migrateToLatest());
+}
+
+export async function migrateDown(db: Kysely<unknown>): Promise<MigrationResultSet> {
+  await assertKnownSchema(db);
+  return check(await migrator(db).migrateDown());
+}
+
+export interface MigrationStatus {
+  name: string;
+  executedAt?: Date;
+}
+
+export async function migrationStatus(db: Kysely<unknown>): Promise<{ known: MigrationStatus[]; unknown: string[] }> {
+  const unknown = await unknownAppliedMigrations(db);
+  const info = await migrator(db).getMigrations();
+  return { known: info.map((m) => ({ name: m.name, executedAt: m.executedAt })), unknown };
+}
+
+/** Pending migrations (the server refuses to serve a schema it has not brought up to date). */
+export async function pendingMigrations(db: Kysely<unknown>): Promise<string[]> {
+  await assertKnownSchema(db);
+  const info = await migrator(db).getMigrations();
+  return info.filter((m) => !m.executedAt).map((m) => m.name);
+}

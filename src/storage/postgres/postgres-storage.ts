@@ -1,0 +1,191 @@
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import type { StoredKubeObject } from '../../api/types.ts';
+import {
+  StorageError,
+  type ListOptions,
+  type ListResult,
+  type ObjectKey,
+  type ResourceRef,
+  type Storage,
+  type StoredObject,
+  type WatchHandle,
+  type WatchListener,
+  type WatchOptions,
+} from '../storage.ts';
+import { buildListQuery } from './list-query.ts';
+import { WatchHub } from './watch-hub.ts';
+import { WriteBatcher, type WriteOp, type WriteResult } from './write-batcher.ts';
+
+export interface PostgresStorageOptions {
+  readonly pool: pg.Pool;
+  readonly connection: pg.ClientConfig;
+  readonly logger: Logger;
+  readonly maxBufferedEvents?: number;
+  readonly pollIntervalMs?: number;
+  /** How long a NotOlderThan/Exact read waits for a version that is not there yet. */
+  readonly futureVersionWaitMs?: number;
+}
+
+/** The Storage contract on PostgreSQL: see DESIGN.md, "Storage on PostgreSQL". */
+export class PostgresStorage implements Storage {
+  readonly #pool: pg.Pool;
+  readonly #writer: WriteBatcher;
+  readonly hub: WatchHub;
+  readonly #futureWaitMs: number;
+
+  constructor(options: PostgresStorageOptions) {
+    this.#pool = options.pool;
+    this.#writer = new WriteBatcher(options.pool);
+    this.#futureWaitMs = options.futureVersionWaitMs ?? 3000;
+    this.hub = new WatchHub({
+      pool: options.pool,
+      connection: options.connection,
+      logger: options.logger,
+      maxBufferedEvents: options.maxBufferedEvents ?? 10_000,
+      pollIntervalMs: options.pollIntervalMs ?? 2000,
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.hub.start();
+  }
+
+  async get(key: ObjectKey): Promise<StoredObject | null> {
+    const res = await this.#pool.query({
+      name: 'storage_get',
+      text: 'select object::text as object, resource_version from objects where api_group = $1 and resource = $2 and namespace = $3 and name = $4',
+      values: [key.group, key.resource, key.namespace, key.name],
+    });
+    if (res.rows.length === 0) return null;
+    const text: string = res.rows[0].object;
+    return { text, object: JSON.parse(text) as StoredKubeObject, resourceVersion: Number(res.rows[0].resource_version) };
+  }
+
+  async list(ref: ResourceRef, options: ListOptions): Promise<ListResult> {
+    const wanted = options.exactVersion ?? options.minVersion;
+    if (wanted !== undefined) await this.#waitForVersion(wanted);
+    const query = buildListQuery(ref, options);
+    const res = await this.#pool.query(query);
+    const head = res.rows[0];
+    const compacted = Number(head.compacted_rv);
+    if (options.exactVersion !== undefined && options.exactVersion < compacted) {
+      throw new StorageError('Expired', 'The resourceVersion for the provided list is too old.');
+    }
+    const items: string[] = [];
+    for (const row of res.rows) if (row.object !== null) items.push(row.object);
+    const limit = options.limit && options.limit > 0 ? options.limit : undefined;
+    let next: ListResult['next'];
+    if (limit !== undefined && items.length > limit) {
+      items.length = limit;
+      const last = res.rows[limit - 1];
+      next = { namespace: last.namespace, name: last.name };
+    }
+    const total = head.total === null ? undefined : Number(head.total);
+    return {
+      items,
+      resourceVersion: Number(head.list_rv),
+      next,
+      remaining: next && total !== undefined ? total - items.length : undefined,
+    };
+  }
+
+  async create(key: ObjectKey, object: StoredKubeObject): Promise<StoredObject> {
+    const result = await this.#write({ op: 'create', ...opKey(key), objectText: JSON.stringify(object) });
+    if (result.outcome === 'exists') throw new StorageError('Exists', `${key.resource} "${key.name}" already exists`, parsed(result));
+    return written(object, result);
+  }
+
+  async update(key: ObjectKey, object: StoredKubeObject, expectedVersion?: number, expectedUid?: string): Promise<StoredObject> {
+    const result = await this.#write({
+      op: 'update',
+      ...opKey(key),
+      objectText: JSON.stringify(object),
+      rv: expectedVersion,
+      uid: expectedUid,
+    });
+    return result.outcome === 'ok' ? written(object, result) : this.#checked(key, result);
+  }
+
+  async delete(key: ObjectKey, expectedVersion?: number, expectedUid?: string): Promise<StoredObject> {
+    const result = await this.#write({ op: 'delete', ...opKey(key), rv: expectedVersion, uid: expectedUid });
+    return this.#checked(key, result);
+  }
+
+  watch(ref: ResourceRef, options: WatchOptions, listener: WatchListener): Promise<WatchHandle> {
+    return this.hub.watch(ref, options, listener);
+  }
+
+  async currentVersion(): Promise<number> {
+    const res = await this.#pool.query({
+      name: 'storage_current_version',
+      text: `select coalesce((select max(resource_version) from history), (select compacted_resource_version from compaction)) as rv`,
+    });
+    return Number(res.rows[0].rv);
+  }
+
+  async compactedVersion(): Promise<number> {
+    const res = await this.#pool.query('select compacted_resource_version as rv from compaction');
+    return Number(res.rows[0].rv);
+  }
+
+  async ping(): Promise<void> {
+    await this.#pool.query('select 1');
+  }
+
+  async close(): Promise<void> {
+    await this.hub.close();
+  }
+
+  /** A read at a version that does not exist yet waits a little, then fails as the real server does. */
+  async #waitForVersion(version: number): Promise<void> {
+    const deadline = Date.now() + this.#futureWaitMs;
+    for (;;) {
+      const current = await this.currentVersion();
+      if (current >= version) return;
+      if (Date.now() >= deadline) {
+        throw new StorageError('TooLargeVersion', `Too large resource version: ${version}, current: ${current}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  #write(op: WriteOp): Promise<WriteResult> {
+    return this.#writer.write(op);
+  }
+
+  #checked(key: ObjectKey, result: WriteResult): StoredObject {
+    switch (result.outcome) {
+      case 'ok':
+        return stored(result);
+      case 'not_found':
+        throw new StorageError('NotFound', `${key.resource} "${key.name}" not found`);
+      case 'conflict':
+        throw new StorageError('Conflict', `${key.resource} "${key.name}" has changed`, parsed(result));
+      case 'uid_mismatch':
+        throw new StorageError('UidMismatch', `${key.resource} "${key.name}" has another uid`, parsed(result));
+      default:
+        throw new StorageError('Exists', `${key.resource} "${key.name}" already exists`, parsed(result));
+    }
+  }
+}
+
+function opKey(key: ObjectKey): Pick<WriteOp, 'g' | 'r' | 'ns' | 'n'> {
+  return { g: key.group, r: key.resource, ns: key.namespace, n: key.name };
+}
+
+function stored(result: WriteResult): StoredObject {
+  const text = result.objectText ?? 'null';
+  return { text, object: JSON.parse(text) as StoredKubeObject, resourceVersion: result.resourceVersion ?? 0 };
+}
+
+/** The object we sent, now carrying its version: no need to parse what the database echoed. */
+function written(object: StoredKubeObject, result: WriteResult): StoredObject {
+  const resourceVersion = result.resourceVersion ?? 0;
+  object.metadata.resourceVersion = String(resourceVersion);
+  return { text: result.objectText ?? JSON.stringify(object), object, resourceVersion };
+}
+
+function parsed(result: WriteResult): StoredObject | undefined {
+  return result.objectText ? stored(result) : undefined;
+}

@@ -1,0 +1,120 @@
+import type { StoredKubeObject } from '../../api/types.ts';
+import type { ResourceRef, WatchCloseReason, WatchDelivery, WatchListener, WatchOptions } from '../storage.ts';
+import type { LazyChange } from './change.ts';
+
+/**
+ * One watch on one resource: decides which changes it sees (namespace, name, selector, with the
+ * transitions a selector implies) and delivers them in version order exactly once.
+ */
+export class Watcher {
+  readonly ref: ResourceRef;
+  readonly options: WatchOptions;
+  readonly #listener: WatchListener;
+  readonly #maxBuffered: number;
+  /** Highest version this watcher has considered; changes at or below it are never delivered again. */
+  sentVersion: number;
+  /** While history is being replayed, live changes wait here. */
+  #buffer: LazyChange[] | null = [];
+  closed = false;
+  #onClose: (w: Watcher) => void;
+
+  constructor(ref: ResourceRef, options: WatchOptions, listener: WatchListener, maxBuffered: number, onClose: (w: Watcher) => void) {
+    this.ref = ref;
+    this.options = options;
+    this.#listener = listener;
+    this.#maxBuffered = maxBuffered;
+    this.sentVersion = options.fromVersion;
+    this.#onClose = onClose;
+  }
+
+  get catchingUp(): boolean {
+    return this.#buffer !== null;
+  }
+
+  /** A live change from the hub. */
+  offer(change: LazyChange): void {
+    if (this.closed) return;
+    if (this.#buffer) {
+      if (this.#buffer.length >= this.#maxBuffered) return this.close('slow');
+      this.#buffer.push(change);
+      return;
+    }
+    this.deliver(change);
+  }
+
+  /** Ends catch-up: delivers what arrived during the replay, then goes live. */
+  goLive(): void {
+    const pending = this.#buffer ?? [];
+    this.#buffer = null;
+    for (const change of pending) {
+      if (this.closed) return;
+      this.deliver(change);
+    }
+  }
+
+  deliver(change: LazyChange): void {
+    if (this.closed || change.resourceVersion <= this.sentVersion) return;
+    this.sentVersion = change.resourceVersion;
+    const event = this.#select(change);
+    if (event && this.#listener.onEvent(event) === false) this.close('slow');
+  }
+
+  /** Records that every change up to `version` has been considered (nothing matched). */
+  advanceTo(version: number): void {
+    if (!this.#buffer && version > this.sentVersion) this.sentVersion = version;
+  }
+
+  close(reason: WatchCloseReason): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.#buffer = null;
+    this.#onClose(this);
+    this.#listener.onClose(reason);
+  }
+
+  #select(change: LazyChange): WatchDelivery | null {
+    const { namespace, name, filter } = this.options;
+    if (namespace !== undefined && change.namespace !== namespace) return null;
+    if (name !== undefined && change.name !== name) return null;
+    if (!filter) return delivery(change.type, change, change.object, () => change.objectText);
+
+    if (change.type === 'DELETED') {
+      return filter.matches(change.object) ? delivery('DELETED', change, change.object, () => change.objectText) : null;
+    }
+    const nowMatches = filter.matches(change.object);
+    const previous = change.previous;
+    const usedToMatch = previous !== undefined && filter.matches(previous);
+    if (nowMatches) {
+      const type = change.type === 'MODIFIED' && usedToMatch ? 'MODIFIED' : 'ADDED';
+      return delivery(type, change, change.object, () => change.objectText);
+    }
+    if (usedToMatch && previous) {
+      // Leaving the selector looks like a deletion: the old content, at the version of the change.
+      const gone = withVersion(previous, change.resourceVersion);
+      return delivery('DELETED', change, gone, () => cachedVariant(change, 'left-selector', gone));
+    }
+    return null;
+  }
+}
+
+function delivery(
+  type: WatchDelivery['type'],
+  change: LazyChange,
+  object: StoredKubeObject,
+  text: () => string,
+): WatchDelivery {
+  return { type, resourceVersion: change.resourceVersion, object, text };
+}
+
+function withVersion(obj: StoredKubeObject, version: number): StoredKubeObject {
+  return { ...obj, metadata: { ...obj.metadata, resourceVersion: String(version) } };
+}
+
+function cachedVariant(change: LazyChange, key: string, obj: StoredKubeObject): string {
+  let text = change.variants.get(key);
+  if (text === undefined) {
+    text = JSON.stringify(obj);
+    change.variants.set(key, text);
+  }
+  return text;
+}

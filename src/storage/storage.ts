@@ -1,0 +1,143 @@
+import type { StoredKubeObject } from '../api/types.ts';
+import type { FieldSelector } from '../registry/selectors/field-selector.ts';
+import type { LabelSelector } from '../registry/selectors/label-selector.ts';
+
+/** Which collection an operation is about: storage knows resources, not kinds. */
+export interface ResourceRef {
+  readonly group: string;
+  readonly resource: string;
+}
+
+export interface ObjectKey extends ResourceRef {
+  /** '' for cluster-scoped resources. */
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/** A position in (namespace, name) keyset order. */
+export interface ListKey {
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/**
+ * Label and field selectors (parsed, plain data) that storage pushes into its queries, plus the
+ * same test in memory for watch fan-out. The registry builds these from the request.
+ */
+export interface ObjectFilter {
+  readonly labels: LabelSelector;
+  readonly fields: FieldSelector;
+  matches(obj: StoredKubeObject): boolean;
+}
+
+export interface ListOptions {
+  /** Undefined lists every namespace. */
+  readonly namespace?: string;
+  readonly filter?: ObjectFilter;
+  readonly limit?: number;
+  /** Exclusive start key (from a continue token). */
+  readonly after?: ListKey;
+  /** Read the state exactly as of this version (continue tokens, resourceVersionMatch=Exact). */
+  readonly exactVersion?: number;
+  /** The list's version must be at least this (NotOlderThan). */
+  readonly minVersion?: number;
+  /** Whether to count the items after this page (costs a count; skipped with selectors). */
+  readonly countRemaining?: boolean;
+}
+
+export interface ListResult {
+  /** Items as JSON text, in keyset order; parse only when needed. */
+  readonly items: string[];
+  readonly resourceVersion: number;
+  /** Key of the last item when more items follow. */
+  readonly next?: ListKey;
+  readonly remaining?: number;
+}
+
+export interface StoredObject {
+  readonly object: StoredKubeObject;
+  readonly text: string;
+  readonly resourceVersion: number;
+}
+
+export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** One committed change as read from history. */
+export interface Change {
+  readonly resourceVersion: number;
+  readonly group: string;
+  readonly resource: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly type: ChangeType;
+  readonly object: StoredKubeObject;
+  readonly objectText: string;
+  readonly previous?: StoredKubeObject;
+}
+
+/** An event delivered to one watcher after selector filtering. */
+export interface WatchDelivery {
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  readonly resourceVersion: number;
+  readonly object: StoredKubeObject;
+  /** The object as JSON text (cached per change). */
+  text(): string;
+}
+
+export interface WatchOptions {
+  readonly namespace?: string;
+  readonly name?: string;
+  readonly filter?: ObjectFilter;
+  /** Deliver changes after this version. */
+  readonly fromVersion: number;
+}
+
+export interface WatchListener {
+  /** Returns false when the consumer cannot keep up; the watch is then closed as 'slow'. */
+  onEvent(event: WatchDelivery): boolean | void;
+  /** The watch ended on the storage side (watcher too slow, shutdown, or history expired). */
+  onClose(reason: WatchCloseReason): void;
+}
+
+export type WatchCloseReason = 'slow' | 'shutdown' | 'expired' | 'stopped';
+
+export interface WatchHandle {
+  /** Highest version this watcher has been brought up to (for bookmarks). */
+  currentVersion(): number;
+  stop(): void;
+}
+
+export interface WriteOptions {
+  readonly dryRun?: boolean;
+}
+
+/**
+ * The storage contract. Errors are the storage errors below; the registry maps them to API errors.
+ * All versions are numbers (a bigint sequence well below 2^53).
+ */
+export interface Storage {
+  get(key: ObjectKey): Promise<StoredObject | null>;
+  list(ref: ResourceRef, options: ListOptions): Promise<ListResult>;
+  create(key: ObjectKey, object: StoredKubeObject): Promise<StoredObject>;
+  /** Replaces the object; `expectedVersion` (when set) must equal the stored version. */
+  update(key: ObjectKey, object: StoredKubeObject, expectedVersion?: number, expectedUid?: string): Promise<StoredObject>;
+  delete(key: ObjectKey, expectedVersion?: number, expectedUid?: string): Promise<StoredObject>;
+  watch(ref: ResourceRef, options: WatchOptions, listener: WatchListener): Promise<WatchHandle>;
+  /** The newest committed version. */
+  currentVersion(): Promise<number>;
+  /** The oldest version still answerable from history. */
+  compactedVersion(): Promise<number>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class StorageError extends Error {
+  constructor(
+    readonly code: 'NotFound' | 'Exists' | 'Conflict' | 'UidMismatch' | 'Expired' | 'TooLargeVersion' | 'Unavailable',
+    message: string,
+    readonly current?: StoredObject,
+  ) {
+    super(message);
+    this.name = 'StorageError';
+  }
+}
