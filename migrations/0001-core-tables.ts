@@ -19,7 +19,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       object jsonb not null,
       primary key (api_group, resource, namespace, name)
     )`.execute(db);
-  await sql`create index objects_labels on objects using gin ((object -> 'metadata' -> 'labels') jsonb_path_ops)`.execute(db);
+  await sql`create index objects_labels on objects using gin ((object -> 'metadata' -> 'labels'))`.execute(db);
 
   await sql`
     create table history (

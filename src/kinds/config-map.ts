@@ -1,6 +1,6 @@
 import type { FieldError } from '../api/errors.ts';
 import { defineKind } from '../registry/kind.ts';
-import { AGE_COLUMN, countKeys } from './columns.ts';
+import { countKeys } from './columns.ts';
 import { dataSize, immutableDataErrors, isBase64, isMap, MAX_DATA_SIZE, stringMapErrors } from './data-keys.ts';
 
 function validateConfigMap(obj: Record<string, unknown>): FieldError[] {
@@ -34,7 +34,6 @@ export const configMaps = defineKind({
   schemaMessage: 'k8s.io.api.core.v1.ConfigMap',
   tableColumns: [
     { name: 'Data', type: 'integer', description: 'Number of keys in data and binaryData.', cell: (o) => countKeys(o.data, o.binaryData) },
-    AGE_COLUMN,
   ],
   strategy: {
     validate: (obj) => validateConfigMap(obj),

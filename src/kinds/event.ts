@@ -1,7 +1,7 @@
 import type { FieldError } from '../api/errors.ts';
 import type { KubeObject } from '../api/types.ts';
 import { defineKind } from '../registry/kind.ts';
-import { ageOf } from './columns.ts';
+import { humanDuration } from '../registry/table.ts';
 
 type EventFields = {
   eventTime?: string | null;
@@ -70,7 +70,10 @@ export const events = defineKind({
       name: 'Last Seen',
       type: 'string',
       description: 'Time of the last observation of the event.',
-      cell: (o) => ageOf(((o as EventFields).series?.lastObservedTime ?? (o as EventFields).eventTime ?? o.metadata?.creationTimestamp) || undefined),
+      cell: (o) => {
+        const seen = (o as EventFields).series?.lastObservedTime ?? (o as EventFields).eventTime ?? o.metadata?.creationTimestamp;
+        return seen ? humanDuration(Date.now() - Date.parse(seen)) : '<unknown>';
+      },
     },
     { name: 'Type', type: 'string', description: 'Type of this event (Normal, Warning).', cell: (o) => (o as EventFields).type ?? '' },
     { name: 'Reason', type: 'string', description: 'Why the action was taken.', cell: (o) => (o as EventFields).reason ?? '' },

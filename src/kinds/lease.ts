@@ -1,7 +1,6 @@
 import type { FieldError } from '../api/errors.ts';
 import type { KubeObject } from '../api/types.ts';
 import { defineKind } from '../registry/kind.ts';
-import { AGE_COLUMN } from './columns.ts';
 
 type LeaseSpec = { holderIdentity?: string; leaseDurationSeconds?: number; leaseTransitions?: number; strategy?: string; preferredHolder?: string };
 
@@ -29,7 +28,6 @@ export const leases = defineKind({
   schemaMessage: 'k8s.io.api.coordination.v1.Lease',
   tableColumns: [
     { name: 'Holder', type: 'string', description: 'The holder of the lease', cell: (o) => ((o.spec ?? {}) as LeaseSpec).holderIdentity ?? '' },
-    AGE_COLUMN,
   ],
   strategy: { validate: validateLease, validateUpdate: (obj) => validateLease(obj) },
 });

@@ -2,7 +2,6 @@ import type { FieldError } from '../api/errors.ts';
 import type { KubeObject } from '../api/types.ts';
 import { defineKind } from '../registry/kind.ts';
 import { qualifiedNameErrors } from '../registry/validation/names.ts';
-import { AGE_COLUMN } from './columns.ts';
 
 /** The finalizer the namespace controller removes once the namespace is empty. */
 export const KUBERNETES_FINALIZER = 'kubernetes';
@@ -43,7 +42,6 @@ export const namespaces = defineKind({
   fieldSelectors: { 'status.phase': ['status', 'phase'] },
   tableColumns: [
     { name: 'Status', type: 'string', description: 'The status of the namespace', cell: (o) => (o as NamespaceLike).status?.phase ?? '' },
-    AGE_COLUMN,
   ],
   strategy: {
     prepareForCreate: (obj) => {

@@ -1,7 +1,7 @@
 import type { FieldError } from '../api/errors.ts';
 import type { KubeObject } from '../api/types.ts';
 import { defineKind } from '../registry/kind.ts';
-import { AGE_COLUMN, countKeys } from './columns.ts';
+import { countKeys } from './columns.ts';
 import { dataKeyErrors, dataSize, immutableDataErrors, isBase64, isMap, MAX_DATA_SIZE, stringMapErrors } from './data-keys.ts';
 
 /** Keys a Secret of a given type must carry in data. */
@@ -71,7 +71,6 @@ export const secrets = defineKind({
   tableColumns: [
     { name: 'Type', type: 'string', description: 'Used to facilitate programmatic handling of secret data.', cell: (o) => o.type ?? '' },
     { name: 'Data', type: 'integer', description: 'Number of keys in data.', cell: (o) => countKeys(o.data) },
-    AGE_COLUMN,
   ],
   strategy: {
     prepareForCreate: (obj) => {

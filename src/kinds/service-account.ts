@@ -1,5 +1,4 @@
 import { defineKind } from '../registry/kind.ts';
-import { AGE_COLUMN } from './columns.ts';
 
 export const serviceAccounts = defineKind({
   group: '',
@@ -11,6 +10,5 @@ export const serviceAccounts = defineKind({
   schemaMessage: 'k8s.io.api.core.v1.ServiceAccount',
   tableColumns: [
     { name: 'Secrets', type: 'string', description: 'Secrets is the list of secrets allowed to be used by pods running using this ServiceAccount.', cell: (o) => (Array.isArray(o.secrets) ? o.secrets.length : 0) },
-    AGE_COLUMN,
   ],
 });

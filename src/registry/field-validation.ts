@@ -11,7 +11,7 @@
  * and nothing inside an unknown field, a RawExtension or a FieldsV1 value is inspected.
  */
 import { badRequest, type ApiError } from '../api/errors.ts';
-import { fieldsOf, getMessage, isScalar, WELL_KNOWN, type FieldSchema } from '../kinds/schema/index.ts';
+import { fieldsOf, getMessage, isScalar, wellKnownShape, type FieldSchema } from '../kinds/schema/index.ts';
 
 export type FieldValidationDirective = 'Ignore' | 'Warn' | 'Strict';
 
@@ -39,7 +39,7 @@ const elementCache = new Map<string, Expect>();
 function expectElement(type: string): Expect {
   let e = elementCache.get(type);
   if (!e) {
-    const wk = WELL_KNOWN[type];
+    const wk = wellKnownShape(type);
     if (isScalar(type)) e = SKIP;
     else if (wk) e = wk.kind === 'array' ? { k: 'list', items: SKIP } : SKIP;
     else e = { k: 'msg', name: type };
@@ -66,6 +66,11 @@ function isTypeMetaKey(key: string): boolean {
   return key === 'apiVersion' || key === 'kind';
 }
 
+/** The field named `key`, never an inherited property (`constructor`, `__proto__` are just unknown keys). */
+function ownField(fields: Readonly<Record<string, FieldSchema>>, key: string): FieldSchema | undefined {
+  return Object.hasOwn(fields, key) ? fields[key] : undefined;
+}
+
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -77,11 +82,11 @@ function childPath(parent: string, key: string): string {
 function walk(expect: Expect, value: unknown, path: string, isRoot: boolean, out: string[], remove: boolean): void {
   switch (expect.k) {
     case 'msg': {
-      if (!isPlainObject(value)) return;
+      if (!isPlainObject(value) || !getMessage(expect.name)) return;
       const fields = fieldsOf(expect.name);
       const typeMeta = knowsTypeMeta(expect.name, isRoot);
       for (const key of Object.keys(value)) {
-        const field = fields[key];
+        const field = ownField(fields, key);
         if (field) {
           walk(expectField(field), value[key], childPath(path, key), false, out, remove);
         } else if (!(typeMeta && isTypeMetaKey(key))) {
@@ -105,13 +110,14 @@ function walk(expect: Expect, value: unknown, path: string, isRoot: boolean, out
 }
 
 /**
- * Paths of the fields in `obj` that the message does not have, in object key order.
- * `apiVersion` and `kind` are known at the top level and in every type that embeds TypeMeta;
+ * Paths of the fields in `obj` that the message does not have, in object key order (none when the
+ * message is not in the generated schema). `apiVersion` and `kind` are known at the top level and in every type that embeds TypeMeta;
  * map keys are free; RawExtension and FieldsV1 values accept anything.
  *
  * @example findUnknownFields('k8s.io.api.core.v1.ConfigMap', { data: {}, spec: { a: 1 } }) // ['spec']
  */
 export function findUnknownFields(messageName: string, obj: unknown): string[] {
+  // A kind without a generated message (a custom resource, say) has no schema to check against.
   const out: string[] = [];
   walk({ k: 'msg', name: messageName }, obj, '', true, out, false);
   return out;
@@ -237,7 +243,7 @@ function onKey(stack: Frame[], frame: Frame, key: string, out: FieldProblem[]): 
   const duplicate = seenBefore(frame, key);
   const expect = frame.expect;
   if (expect.k === 'msg') {
-    const field = fieldsOf(expect.name)[key];
+    const field = ownField(fieldsOf(expect.name), key);
     if (!field) {
       if (knowsTypeMeta(expect.name, frame.isRoot) && isTypeMetaKey(key)) {
         if (duplicate) out.push({ kind: 'duplicate', path: framePath(stack, key) });
@@ -359,7 +365,7 @@ export function findDuplicateFields(jsonText: string): string[] {
  * For bodies that were not JSON (YAML, CBOR) use `findUnknownFields` on the decoded object.
  */
 export function findFieldProblems(messageName: string, jsonText: string): FieldProblem[] {
-  return scan(jsonText, { k: 'msg', name: messageName });
+  return scan(jsonText, getMessage(messageName) ? { k: 'msg', name: messageName } : FREE);
 }
 
 /** `unknown field "spec.foo"` / `duplicate field "metadata.name"`: the text of a warning or of a strict error item. */

@@ -58,7 +58,9 @@ export class ResourceStore {
     return { group: this.kind.group, resource: this.kind.plural, namespace: this.kind.namespaced ? namespace : '', name };
   }
 
-  async get(namespace: string, name: string): Promise<StoredObject> {
+  /** Reads one object; with `minVersion` (NotOlderThan) the store must have reached that version. */
+  async get(namespace: string, name: string, minVersion?: number): Promise<StoredObject> {
+    if (minVersion !== undefined) await this.#storage.waitForVersion(minVersion).catch((err) => Promise.reject(this.#translate(err, name)));
     const found = await this.#storage.get(this.key(namespace, name));
     if (!found) throw notFound(this.qualified, name);
     return found;

@@ -123,6 +123,8 @@ export interface Storage {
   update(key: ObjectKey, object: StoredKubeObject, expectedVersion?: number, expectedUid?: string): Promise<StoredObject>;
   delete(key: ObjectKey, expectedVersion?: number, expectedUid?: string): Promise<StoredObject>;
   watch(ref: ResourceRef, options: WatchOptions, listener: WatchListener): Promise<WatchHandle>;
+  /** Resolves once the store has reached `version`; fails with TooLargeVersion after a short wait. */
+  waitForVersion(version: number): Promise<void>;
   /** The newest committed version. */
   currentVersion(): Promise<number>;
   /** The oldest version still answerable from history. */

@@ -172,12 +172,18 @@ export function fieldsOf(name: string): Readonly<Record<string, FieldSchema>> {
 
 /** True when the type is a proto scalar rather than a message. */
 export function isScalar(type: string): boolean {
-  return SCALARS[type] !== undefined;
+  return Object.hasOwn(SCALARS, type);
+}
+
+/** The JSON form of a well-known message (Time, Quantity, IntOrString, RawExtension …), if it is one. */
+export function wellKnownShape(type: string): JsonShape | undefined {
+  return Object.hasOwn(WELL_KNOWN, type) ? WELL_KNOWN[type] : undefined;
 }
 
 /** The JSON shape of one value of a type (for a repeated or map field: of one element). */
 export function shapeOfType(type: string): JsonShape {
-  return SCALARS[type] ?? WELL_KNOWN[type] ?? { kind: 'message', message: type };
+  if (isScalar(type)) return SCALARS[type];
+  return wellKnownShape(type) ?? { kind: 'message', message: type };
 }
 
 /** The JSON shape of a field's whole value: arrays for repeated fields; maps are `object` with `shapeOfType` values. */

@@ -64,7 +64,7 @@ export class PostgresStorage implements Storage {
 
   async list(ref: ResourceRef, options: ListOptions): Promise<ListResult> {
     const wanted = options.exactVersion ?? options.minVersion;
-    if (wanted !== undefined) await this.#waitForVersion(wanted);
+    if (wanted !== undefined) await this.waitForVersion(wanted);
     const query = buildListQuery(ref, options);
     const res = await this.#pool.query(query);
     const head = res.rows[0];
@@ -138,7 +138,7 @@ export class PostgresStorage implements Storage {
   }
 
   /** A read at a version that does not exist yet waits a little, then fails as the real server does. */
-  async #waitForVersion(version: number): Promise<void> {
+  async waitForVersion(version: number): Promise<void> {
     const deadline = Date.now() + this.#futureWaitMs;
     for (;;) {
       const current = await this.currentVersion();

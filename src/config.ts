@@ -1,0 +1,161 @@
+/**
+ * Server settings: each flag (named after kube-apiserver's where one exists) can also come from the
+ * environment as the upper-snake-case of its name (`--secure-port` ⇔ `SECURE_PORT`). Flags win.
+ */
+export interface FlagDefinition {
+  readonly name: string;
+  readonly env: string;
+  readonly type: 'string' | 'int' | 'bool' | 'duration' | 'list';
+  readonly default: string;
+  readonly help: string;
+}
+
+function flag(name: string, type: FlagDefinition['type'], def: string, help: string, env?: string): FlagDefinition {
+  return { name, env: env ?? name.toUpperCase().replace(/-/g, '_'), type, default: def, help };
+}
+
+export const FLAGS: readonly FlagDefinition[] = [
+  flag('secure-port', 'int', '6443', 'Port to serve HTTPS on.'),
+  flag('bind-address', 'string', '127.0.0.1', 'Address to listen on (0.0.0.0 or :: for all interfaces).'),
+  flag('data-dir', 'string', './data', 'Directory for the embedded PostgreSQL, certificates and the admin kubeconfig.'),
+  flag('database-url', 'string', '', 'PostgreSQL connection URL; when empty an embedded PostgreSQL is started in the data dir.', 'DATABASE_URL'),
+  flag('embedded-postgres-port', 'int', '5433', 'Port of the embedded PostgreSQL (loopback only).'),
+  flag('database-max-connections', 'int', '20', 'Size of the PostgreSQL connection pool.'),
+  flag('auto-migrate', 'bool', 'true', 'Apply pending schema migrations at start; when false, refuse to start with pending ones.'),
+  flag('tls-cert-file', 'string', '', 'Serving certificate (PEM); default: one generated in <data-dir>/pki.'),
+  flag('tls-private-key-file', 'string', '', 'Private key of --tls-cert-file.'),
+  flag('client-ca-file', 'string', '', 'CA bundle that client certificates are verified against; default: the generated CA.'),
+  flag('tls-extra-sans', 'list', '', 'Extra DNS names or IPs for the generated serving certificate (comma separated).'),
+  flag('authorization-mode', 'list', '', 'Authorizers in order: AlwaysAllow, AlwaysDeny. system:masters is always allowed; empty means nothing else is.'),
+  flag('runtime-config', 'list', '', 'Enable or disable API group versions or resources: <group>/<version>[=true|false], <group>/<version>/<resource>=false, api/all=false.'),
+  flag('feature-gates', 'list', '', 'Feature gates: APIResponseCompression=true|false, WatchList=true|false.'),
+  flag('history-window', 'duration', '5m', 'How long watch history (and continue tokens) stay valid.'),
+  flag('compaction-interval', 'duration', '30s', 'How often old history is compacted.'),
+  flag('watch-bookmark-interval', 'duration', '60s', 'How often watches that allow bookmarks receive one.'),
+  flag('max-request-body-bytes', 'int', '3145728', 'Largest request body accepted (413 above it).'),
+  flag('min-request-timeout', 'int', '1800', 'Upper bound in seconds for the random timeout of watches that set none.'),
+  flag('leader-elect', 'bool', 'true', 'Run the controllers only in the replica that holds the Lease in kube-system.'),
+  flag('leader-elect-lease-duration', 'duration', '15s', 'Lease duration for controller leader election.'),
+  flag('shutdown-delay-duration', 'duration', '0s', 'Time to keep serving (with readyz failing) after SIGTERM before closing.'),
+  flag('shutdown-timeout', 'duration', '60s', 'Longest time to wait for in-flight requests at shutdown.'),
+  flag('livez-grace-period', 'duration', '0s', 'Time after start during which livez reports healthy regardless of checks.'),
+  flag('log-level', 'string', 'info', 'pino log level: fatal, error, warn, info, debug, trace.'),
+];
+
+export interface Config {
+  securePort: number;
+  bindAddress: string;
+  dataDir: string;
+  databaseUrl: string;
+  embeddedPostgresPort: number;
+  databaseMaxConnections: number;
+  autoMigrate: boolean;
+  tlsCertFile: string;
+  tlsPrivateKeyFile: string;
+  clientCaFile: string;
+  tlsExtraSans: string[];
+  authorizationMode: string[];
+  runtimeConfig: string[];
+  featureGates: string[];
+  historyWindowMs: number;
+  compactionIntervalMs: number;
+  watchBookmarkIntervalMs: number;
+  maxRequestBodyBytes: number;
+  minRequestTimeoutSeconds: number;
+  leaderElect: boolean;
+  leaderElectLeaseDurationMs: number;
+  shutdownDelayDurationMs: number;
+  shutdownTimeoutMs: number;
+  livezGracePeriodMs: number;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses a Go-style duration (`300ms`, `1.5s`, `5m`, `1h30m`) into milliseconds. */
+export function parseDuration(text: string): number {
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
+  let total = 0;
+  let consumed = 0;
+  for (const m of text.matchAll(re)) {
+    if (m.index !== consumed) break;
+    consumed += m[0].length;
+    const n = Number(m[1]);
+    total += m[2] === 'ms' ? n : m[2] === 's' ? n * 1000 : m[2] === 'm' ? n * 60_000 : n * 3_600_000;
+  }
+  if (consumed !== text.length || text.length === 0) throw new ConfigError(`invalid duration "${text}"`);
+  return total;
+}
+
+function camel(name: string): string {
+  return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** Reads flags from argv (`--name=value`, `--name value`, `--bool-flag`) over the environment. */
+export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Config {
+  const raw = new Map<string, string>();
+  for (const f of FLAGS) {
+    const fromEnv = env[f.env];
+    raw.set(f.name, fromEnv !== undefined && fromEnv !== '' ? fromEnv : f.default);
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument "${arg}"`);
+    const eq = arg.indexOf('=');
+    const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
+    const def = FLAGS.find((f) => f.name === name);
+    if (!def) throw new ConfigError(`unknown flag: --${name}`);
+    if (eq >= 0) raw.set(name, arg.slice(eq + 1));
+    else if (def.type === 'bool') raw.set(name, 'true');
+    else if (i + 1 < argv.length) raw.set(name, argv[++i]);
+    else throw new ConfigError(`flag needs an argument: --${name}`);
+  }
+  const out: Record<string, unknown> = {};
+  for (const f of FLAGS) {
+    const value = raw.get(f.name) ?? f.default;
+    let key = camel(f.name);
+    let parsed: unknown;
+    switch (f.type) {
+      case 'int':
+        if (!/^\d+$/.test(value)) throw new ConfigError(`invalid value "${value}" for --${f.name}: must be a non-negative integer`);
+        parsed = Number(value);
+        break;
+      case 'bool':
+        if (!['true', 'false', '1', '0'].includes(value)) throw new ConfigError(`invalid value "${value}" for --${f.name}: must be true or false`);
+        parsed = value === 'true' || value === '1';
+        break;
+      case 'duration':
+        parsed = parseDuration(value);
+        key = `${key}Ms`;
+        break;
+      case 'list':
+        parsed = value.split(',').map((s) => s.trim()).filter(Boolean);
+        break;
+      default:
+        parsed = value;
+    }
+    out[key] = parsed;
+  }
+  const config = out as unknown as Config;
+  if (config.securePort < 1 || config.securePort > 65535) throw new ConfigError(`--secure-port must be between 1 and 65535`);
+  for (const mode of config.authorizationMode) {
+    if (!['AlwaysAllow', 'AlwaysDeny'].includes(mode)) {
+      throw new ConfigError(`--authorization-mode: unknown authorization mode "${mode}" (supported: AlwaysAllow, AlwaysDeny)`);
+    }
+  }
+  return config;
+}
+
+/** Text of `.env.example`: every setting with its default and help. */
+export function envExample(): string {
+  const lines = ['# Every server setting, as an environment variable (flags of the same name win).', ''];
+  for (const f of FLAGS) {
+    lines.push(`# --${f.name}: ${f.help}`);
+    lines.push(`${f.env}=${f.default}`);
+    lines.push('');
+  }
+  return lines.join('\n');
+}

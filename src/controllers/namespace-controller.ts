@@ -1,0 +1,162 @@
+import type { Logger } from 'pino';
+import { ApiError } from '../api/errors.ts';
+import type { KubeObject, StoredKubeObject } from '../api/types.ts';
+import { KUBERNETES_FINALIZER } from '../kinds/namespace.ts';
+import type { ApiSurface } from '../registry/api-surface.ts';
+import type { Storage, WatchHandle } from '../storage/storage.ts';
+
+const PAGE = 500;
+/** How soon a namespace whose content is still terminating is looked at again. */
+const RETRY_MS = 2000;
+/** A full resync catches anything a missed event or a failure left behind. */
+const RESYNC_MS = 30_000;
+
+type NamespaceLike = StoredKubeObject & { spec?: { finalizers?: string[] } };
+
+/**
+ * Empties deleted namespaces: deletes every namespaced object in them (objects with finalizers stay
+ * until those are removed), then removes the `kubernetes` finalizer through /finalize, and the
+ * namespace leaves storage. Driven by a watch on namespaces, like any client controller.
+ */
+export class NamespaceController {
+  readonly #surface: ApiSurface;
+  readonly #storage: Storage;
+  readonly #logger: Logger;
+  readonly #queue = new Set<string>();
+  readonly #retryTimers = new Map<string, NodeJS.Timeout>();
+  #watch: WatchHandle | null = null;
+  #resync: NodeJS.Timeout | null = null;
+  #working = false;
+  #stopped = false;
+
+  constructor(surface: ApiSurface, storage: Storage, logger: Logger) {
+    this.#surface = surface;
+    this.#storage = storage;
+    this.#logger = logger.child({ controller: 'namespace' });
+  }
+
+  async start(): Promise<void> {
+    this.#stopped = false;
+    const version = await this.#enqueueTerminating();
+    this.#watch = await this.#storage.watch({ group: '', resource: 'namespaces' }, { fromVersion: version }, {
+      onEvent: (ev) => {
+        if (ev.type !== 'DELETED' && ev.object.metadata.deletionTimestamp) this.#enqueue(ev.object.metadata.name);
+      },
+      onClose: (reason) => {
+        if (!this.#stopped) {
+          this.#logger.warn({ reason }, 'namespace watch closed; restarting');
+          void this.start().catch((err) => this.#logger.error({ err }, 'restarting the namespace controller failed'));
+        }
+      },
+    });
+    this.#resync = setInterval(() => void this.#enqueueTerminating().catch(() => undefined), RESYNC_MS);
+    this.#resync.unref();
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    this.#watch?.stop();
+    this.#watch = null;
+    if (this.#resync) clearInterval(this.#resync);
+    for (const t of this.#retryTimers.values()) clearTimeout(t);
+    this.#retryTimers.clear();
+    this.#queue.clear();
+  }
+
+  /** Lists namespaces, queues the terminating ones; returns the list's version to watch from. */
+  async #enqueueTerminating(): Promise<number> {
+    const list = await this.#storage.list({ group: '', resource: 'namespaces' }, {});
+    for (const text of list.items) {
+      const ns = JSON.parse(text) as NamespaceLike;
+      if (ns.metadata.deletionTimestamp) this.#enqueue(ns.metadata.name);
+    }
+    return list.resourceVersion;
+  }
+
+  #enqueue(name: string): void {
+    if (this.#stopped) return;
+    this.#queue.add(name);
+    void this.#drain();
+  }
+
+  async #drain(): Promise<void> {
+    if (this.#working) return;
+    this.#working = true;
+    try {
+      while (this.#queue.size > 0 && !this.#stopped) {
+        const name = this.#queue.values().next().value as string;
+        this.#queue.delete(name);
+        try {
+          const done = await this.#sync(name);
+          if (!done) this.#retryLater(name);
+        } catch (err) {
+          this.#logger.warn({ err, namespace: name }, 'namespace cleanup failed; will retry');
+          this.#retryLater(name);
+        }
+      }
+    } finally {
+      this.#working = false;
+    }
+  }
+
+  #retryLater(name: string): void {
+    if (this.#stopped || this.#retryTimers.has(name)) return;
+    const t = setTimeout(() => {
+      this.#retryTimers.delete(name);
+      this.#enqueue(name);
+    }, RETRY_MS);
+    t.unref();
+    this.#retryTimers.set(name, t);
+  }
+
+  /** One pass over a namespace; true when nothing more is left to do for it. */
+  async #sync(name: string): Promise<boolean> {
+    const namespaces = this.#surface.storeFor('', 'namespaces');
+    let ns: NamespaceLike;
+    try {
+      ns = (await namespaces.get('', name)).object as NamespaceLike;
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 404) return true;
+      throw err;
+    }
+    if (!ns.metadata.deletionTimestamp) return true;
+    if (!(ns.spec?.finalizers ?? []).includes(KUBERNETES_FINALIZER)) return true;
+
+    const remaining = await this.#deleteContent(name);
+    if (remaining > 0) return false;
+    await namespaces.mutate('', name, (current) => {
+      const spec = ((current as NamespaceLike).spec ?? {}) as { finalizers?: string[] };
+      return { ...current, spec: { ...spec, finalizers: (spec.finalizers ?? []).filter((f) => f !== KUBERNETES_FINALIZER) } } as KubeObject;
+    }, { dryRun: false, subresource: 'finalize' });
+    this.#logger.info({ namespace: name }, 'namespace emptied and finalized');
+    return true;
+  }
+
+  /** Deletes every namespaced object in the namespace; returns how many still exist (terminating). */
+  async #deleteContent(namespace: string): Promise<number> {
+    let remaining = 0;
+    for (const kind of this.#surface.kinds) {
+      if (!kind.namespaced || !kind.verbs.includes('delete')) continue;
+      const store = this.#surface.storeFor(kind.group, kind.plural);
+      let after: { namespace: string; name: string } | undefined;
+      for (;;) {
+        const page = await this.#storage.list({ group: kind.group, resource: kind.plural }, { namespace, limit: PAGE, after });
+        for (const text of page.items) {
+          const obj = JSON.parse(text) as StoredKubeObject;
+          remaining++;
+          if (obj.metadata.deletionTimestamp) continue;
+          try {
+            const outcome = await store.delete(namespace, obj.metadata.name, { dryRun: false, propagationPolicy: 'Background' });
+            if (outcome.gone) remaining--;
+          } catch (err) {
+            if (err instanceof ApiError && err.code === 404) remaining--;
+            else throw err;
+          }
+        }
+        if (!page.next) break;
+        after = page.next;
+      }
+    }
+    return remaining;
+  }
+}

@@ -1,0 +1,121 @@
+import Router from '@koa/router';
+import Koa, { type Context, type Next } from 'koa';
+import compress from 'koa-compress';
+import type { Logger } from 'pino';
+import { ApiError, internalError } from '../api/errors.ts';
+import type { Authenticator } from '../auth/authn/authenticator.ts';
+import { authenticate } from '../auth/authn/authenticate.ts';
+import { authorize } from '../auth/authz/authorize.ts';
+import type { Authorizer } from '../auth/authz/authorizer.ts';
+import type { ApiSurface } from '../registry/api-surface.ts';
+import type { Storage } from '../storage/storage.ts';
+import { parseRequestInfo } from './request-info.ts';
+import { notFoundError, resourceHandler } from './resource-handler.ts';
+import { writeStatus } from './respond.ts';
+import { registerDiscoveryRoutes } from './routes/discovery-routes.ts';
+import { registerHealthRoutes, type HealthChecks } from './routes/health-routes.ts';
+import { registerOpenApiRoutes } from './routes/openapi-routes.ts';
+import { registerVersionRoute } from './routes/version-route.ts';
+import type { ApiState, HandlerSettings } from './scope.ts';
+
+export interface AppOptions {
+  readonly surface: ApiSurface;
+  readonly storage: Storage;
+  readonly authenticators: readonly Authenticator[];
+  readonly authorizers: readonly Authorizer[];
+  readonly health: HealthChecks;
+  readonly settings: HandlerSettings;
+  readonly logger: Logger;
+  readonly compression: boolean;
+  readonly serverAddress: () => string;
+}
+
+/**
+ * The whole request path in one place, outermost first:
+ * errors → request info → authentication → authorization → warnings → compression → routes → resources.
+ */
+export function buildApp(options: AppOptions): Koa {
+  const app = new Koa();
+  app.proxy = false;
+  // koa's own error printing would duplicate ours; everything is logged in statusErrors.
+  app.silent = true;
+
+  const router = new Router();
+  registerVersionRoute(router);
+  registerHealthRoutes(router, options.health);
+  registerDiscoveryRoutes(router, options.surface, options.serverAddress);
+  registerOpenApiRoutes(router, options.surface);
+
+  app.use(statusErrors(options.logger));
+  app.use(requestInfo());
+  app.use(authenticate(options.authenticators));
+  app.use(authorize(options.authorizers));
+  app.use(warningHeaders());
+  if (options.compression) app.use(compressReads());
+  app.use(resourceHandler(options.surface, options.storage, options.settings, options.logger));
+  app.use(router.routes());
+  app.use(notFound());
+  return app;
+}
+
+/** Outermost: every error becomes a Status in the negotiated type; nothing reaches koa's text handler. */
+function statusErrors(logger: Logger) {
+  return async function errorsToStatus(ctx: Context, next: Next): Promise<void> {
+    try {
+      await next();
+    } catch (err) {
+      let apiError: ApiError;
+      if (err instanceof ApiError) {
+        apiError = err;
+      } else {
+        logger.error({ err, method: ctx.method, url: ctx.url }, 'request failed');
+        apiError = internalError(err);
+      }
+      if (ctx.respond === false || ctx.headerSent) {
+        if (!ctx.res.writableEnded) ctx.res.end();
+        return;
+      }
+      if (apiError.code === 401) ctx.set('WWW-Authenticate', 'Basic realm="kubernetes-master"');
+      writeStatus(ctx, apiError.status);
+    }
+  };
+}
+
+function requestInfo() {
+  return async function parseInfo(ctx: Context, next: Next): Promise<void> {
+    const state = ctx.state as ApiState;
+    state.requestInfo = parseRequestInfo(ctx.method, ctx.path, ctx.URL.searchParams);
+    state.warnings = [];
+    await next();
+  };
+}
+
+/** Sends collected warnings as `Warning: 299 - "<text>"` headers (RFC 7234 5.5). */
+function warningHeaders() {
+  return async function warnings(ctx: Context, next: Next): Promise<void> {
+    try {
+      await next();
+    } finally {
+      const list = (ctx.state as ApiState).warnings;
+      if (list.length > 0 && !ctx.headerSent && ctx.respond !== false) {
+        ctx.set('Warning', list.map((w) => `299 - ${JSON.stringify(w)}`));
+      }
+    }
+  };
+}
+
+/** gzip for get and list responses when the client accepts it (the APIResponseCompression gate). */
+function compressReads() {
+  const gzip = compress({ threshold: 0, br: false, deflate: false });
+  return async function compressGetList(ctx: Context, next: Next): Promise<void> {
+    const verb = (ctx.state as ApiState).requestInfo.verb;
+    if (verb === 'get' || verb === 'list') return gzip(ctx, next);
+    return next();
+  };
+}
+
+function notFound() {
+  return async function nothingMatched(ctx: Context): Promise<void> {
+    if (ctx.body === undefined && ctx.status === 404) throw notFoundError();
+  };
+}

@@ -1,0 +1,74 @@
+import type { Context } from 'koa';
+import { badRequest } from '../../api/errors.ts';
+import type { KubeObject } from '../../api/types.ts';
+import { decodeBody, parseContentType } from '../../codecs/index.ts';
+import { parseDryRun } from '../../registry/delete-options.ts';
+import {
+  fieldProblemText,
+  findFieldProblems,
+  parseFieldValidation,
+  removeUnknownFields,
+  strictDecodingError,
+  type FieldProblem,
+} from '../../registry/field-validation.ts';
+import { apiVersionOf } from '../../registry/kind.ts';
+import { readBody } from '../body.ts';
+import type { ApiState, RequestScope } from '../scope.ts';
+
+export interface DecodedWrite {
+  readonly object: KubeObject;
+  readonly dryRun: boolean;
+}
+
+/** Query parameters every write shares: dryRun (All or unset) and fieldValidation. */
+export function writeParams(ctx: Context): { dryRun: boolean; fieldValidation: 'Ignore' | 'Warn' | 'Strict' } {
+  const dryRun = parseDryRun(ctx.URL.searchParams.getAll('dryRun'));
+  const raw = ctx.URL.searchParams.get('fieldValidation');
+  const fieldValidation = parseFieldValidation(raw);
+  if (!fieldValidation) {
+    throw badRequest(`fieldValidation must be one of "Ignore", "Warn" or "Strict", got ${JSON.stringify(raw)}`);
+  }
+  return { dryRun, fieldValidation };
+}
+
+/**
+ * Reads and decodes the body of a create or update: media type (415), size (413), syntax (400),
+ * then unknown and duplicate fields by the fieldValidation directive (dropped, warned, or 400).
+ */
+export async function decodeObject(ctx: Context, scope: RequestScope): Promise<DecodedWrite> {
+  const params = writeParams(ctx);
+  const format = parseContentType(ctx.get('content-type') || undefined, { allowYaml: true });
+  const raw = await readBody(ctx, scope.settings.maxRequestBodyBytes);
+  const object = decodeBody(raw, format, { expectKind: scope.kind.kind }) as KubeObject;
+  applyFieldValidation(ctx, scope, object, format === 'json' ? raw.toString('utf8') : undefined, params.fieldValidation);
+  return { object, dryRun: params.dryRun };
+}
+
+/** Applies a fieldValidation directive to a decoded object (JSON text, when there was one, finds duplicates too). */
+export function applyFieldValidation(
+  ctx: Context,
+  scope: RequestScope,
+  object: KubeObject,
+  jsonText: string | undefined,
+  directive: 'Ignore' | 'Warn' | 'Strict',
+): void {
+  if (directive === 'Ignore') {
+    removeUnknownFields(scope.kind.schemaMessage, object);
+    return;
+  }
+  let problems: FieldProblem[];
+  if (jsonText !== undefined) {
+    problems = findFieldProblems(scope.kind.schemaMessage, jsonText);
+    if (problems.length > 0) removeUnknownFields(scope.kind.schemaMessage, object);
+  } else {
+    problems = removeUnknownFields(scope.kind.schemaMessage, object).map((path) => ({ kind: 'unknown' as const, path }));
+  }
+  if (problems.length === 0) return;
+  if (directive === 'Strict') {
+    const declared = typeof object.kind === 'string' ? object.kind : scope.kind.kind;
+    const version = typeof object.apiVersion === 'string' ? object.apiVersion : apiVersionOf(scope.kind);
+    throw strictDecodingError(declared, version, scope.kind.kind, problems);
+  }
+  const state = ctx.state as ApiState;
+  for (const p of problems) state.warnings.push(fieldProblemText(p));
+}

@@ -1,0 +1,32 @@
+import type { Context } from 'koa';
+import { decodeBody, parseContentType } from '../../codecs/index.ts';
+import { parseDeleteOptions, type DeleteOptions } from '../../registry/delete-options.ts';
+import { readBody } from '../body.ts';
+import { writeObject, writeStatus } from '../respond.ts';
+import type { RequestScope } from '../scope.ts';
+
+/** DeleteOptions from the optional body and the query. */
+export async function readDeleteOptions(ctx: Context, scope: RequestScope): Promise<DeleteOptions> {
+  const raw = await readBody(ctx, scope.settings.maxRequestBodyBytes);
+  let body: unknown;
+  if (raw.length > 0) {
+    const format = parseContentType(ctx.get('content-type') || undefined, { allowYaml: true });
+    body = decodeBody(raw, format);
+  }
+  return parseDeleteOptions(ctx.URL.searchParams, body);
+}
+
+/**
+ * DELETE on one object: the object (200) while it is Terminating, a Success Status once it is gone.
+ * 202 only when the client explicitly asked for cascading deletion through orphanDependents=false.
+ */
+export async function handleDelete(ctx: Context, scope: RequestScope): Promise<void> {
+  const options = await readDeleteOptions(ctx, scope);
+  const outcome = await scope.store.delete(scope.info.namespace, scope.info.name, options);
+  if (outcome.gone) {
+    writeStatus(ctx, outcome.status);
+    return;
+  }
+  const code = options.orphanDependents === false ? 202 : 200;
+  writeObject(ctx, scope.kind, code, outcome.object.object, outcome.object.text);
+}

@@ -1,0 +1,14 @@
+import type { Context } from 'koa';
+import { parseResourceVersion } from '../../registry/list-options.ts';
+import { negotiate, writeObject } from '../respond.ts';
+import type { RequestScope } from '../scope.ts';
+
+/** GET on one object (and on its status subresource, which reads the same object). */
+export async function handleGet(ctx: Context, scope: RequestScope): Promise<void> {
+  const n = negotiate(ctx, { allowTable: true });
+  const rv = ctx.URL.searchParams.get('resourceVersion');
+  // Unset is Most Recent, "0" is Any (the latest will do), anything else is NotOlderThan.
+  const minVersion = rv && rv !== '0' ? parseResourceVersion(rv) : undefined;
+  const found = await scope.store.get(scope.info.namespace, scope.info.name, minVersion);
+  writeObject(ctx, scope.kind, 200, found.object, found.text, n);
+}

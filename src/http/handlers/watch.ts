@@ -1,0 +1,223 @@
+import type { Context } from 'koa';
+import { expired, invalid, type ApiError } from '../../api/errors.ts';
+import type { KubeObject, Status, WatchEventType } from '../../api/types.ts';
+import { frameSerializedWatchEvent, type NegotiatedResponse } from '../../codecs/index.ts';
+import { parseSelectors } from '../../registry/filter.ts';
+import { apiVersionOf } from '../../registry/kind.ts';
+import { listResource } from '../../registry/list-reader.ts';
+import { parseListQuery, parseResourceVersion, validateListQuery, type ListQuery } from '../../registry/list-options.ts';
+import { requiredName } from '../../registry/selectors/field-selector.ts';
+import { toTable } from '../../registry/table.ts';
+import { StorageError, type WatchHandle } from '../../storage/storage.ts';
+import { negotiate } from '../respond.ts';
+import type { RequestScope } from '../scope.ts';
+
+/** Bytes a watch response may have queued in the socket before the watcher counts as too slow. */
+const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
+const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+
+interface Start {
+  /** Send the current objects as ADDED events first. */
+  readonly initial: boolean;
+  /** For initial events: the state must be at least this new. */
+  readonly minVersion?: number;
+  /** Without initial events: stream changes after this version (undefined: from now). */
+  readonly fromVersion?: number;
+  /** Close the initial events with the annotated bookmark. */
+  readonly initialEventsBookmark: boolean;
+}
+
+/** How the resourceVersion / sendInitialEvents parameters start a watch. */
+function startOf(q: ListQuery): Start {
+  const rv = q.resourceVersion;
+  const version = rv && rv !== '0' ? parseResourceVersion(rv) : undefined;
+  if (q.sendInitialEvents === true) {
+    return { initial: true, minVersion: version, initialEventsBookmark: q.allowWatchBookmarks };
+  }
+  if (q.sendInitialEvents === false) return { initial: false, fromVersion: version, initialEventsBookmark: false };
+  // Legacy: unset and "0" start with the current state; a version streams what came after it.
+  if (version === undefined) return { initial: true, initialEventsBookmark: false };
+  return { initial: false, fromVersion: version, initialEventsBookmark: false };
+}
+
+/**
+ * A watch: 200 with a chunked stream of events, one JSON document per line. Errors found after the
+ * stream started (an expired resourceVersion) arrive as an ERROR event carrying a Status.
+ */
+export async function handleWatch(ctx: Context, scope: RequestScope): Promise<void> {
+  const n = negotiate(ctx, { allowTable: true, isWatch: true });
+  const query = parseListQuery(ctx.URL.searchParams);
+  validateListQuery(query);
+  if (query.sendInitialEvents !== undefined && !scope.settings.watchList) {
+    throw invalid('meta.k8s.io', 'ListOptions', '', [
+      { type: 'FieldValueForbidden', field: 'sendInitialEvents', detail: 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled' },
+    ]);
+  }
+  const selectors = parseSelectors(scope.kind, query.labelSelector, query.fieldSelector);
+  const namespace = scope.kind.namespaced && scope.info.namespace ? scope.info.namespace : undefined;
+  const name = requiredName(selectors.fields);
+  const start = startOf(query);
+  const timeoutSeconds =
+    query.timeoutSeconds && query.timeoutSeconds > 0
+      ? query.timeoutSeconds
+      : scope.settings.minRequestTimeoutSeconds * (1 + Math.random());
+
+  const stream = new WatchStream(ctx, scope, n);
+  stream.open();
+
+  let handle: WatchHandle | undefined;
+  let bookmarkTimer: NodeJS.Timeout | undefined;
+  const finished = new Promise<void>((resolve) => {
+    const end = () => {
+      clearTimeout(timer);
+      if (bookmarkTimer) clearInterval(bookmarkTimer);
+      handle?.stop();
+      stream.end();
+      resolve();
+    };
+    const timer = setTimeout(end, timeoutSeconds * 1000);
+    stream.onEnd = end;
+    ctx.req.on('close', end);
+    ctx.res.on('close', end);
+  });
+
+  try {
+    let fromVersion = start.fromVersion;
+    if (start.initial) {
+      let cont: string | undefined;
+      let listVersion: string | undefined;
+      do {
+        const page = await listResource(scope.store, scope.storage, namespace, {
+          ...query,
+          watch: false,
+          sendInitialEvents: undefined,
+          resourceVersion: cont ? undefined : start.minVersion !== undefined ? String(start.minVersion) : undefined,
+          resourceVersionMatch: cont ? undefined : start.minVersion !== undefined ? 'NotOlderThan' : undefined,
+          limit: 500,
+          continue: cont,
+        });
+        listVersion ??= page.resourceVersion;
+        // The list applies the same selectors (metadata.name included) as the watch.
+        for (const text of page.items) stream.event('ADDED', text);
+        cont = page.continue;
+      } while (cont && !stream.closed);
+      fromVersion = Number(listVersion);
+    }
+    if (fromVersion === undefined) fromVersion = await scope.storage.currentVersion();
+    if (stream.closed) return;
+
+    handle = await scope.storage.watch(
+      { group: scope.kind.group, resource: scope.kind.plural },
+      { namespace, name, filter: selectors.filter, fromVersion },
+      {
+        onEvent: (ev) => {
+          stream.event(ev.type, ev.text());
+          return stream.queuedBytes() < MAX_QUEUED_BYTES;
+        },
+        onClose: (reason) => {
+          if (reason === 'slow') scope.logger.info({ resource: scope.kind.plural }, 'closing a watch that cannot keep up');
+          stream.end();
+        },
+      },
+    );
+    if (start.initialEventsBookmark) stream.bookmark(fromVersion, true);
+    if (query.allowWatchBookmarks) {
+      bookmarkTimer = setInterval(() => stream.bookmark(handle!.currentVersion(), false), scope.settings.watchBookmarkIntervalMs);
+    }
+  } catch (err) {
+    if (err instanceof StorageError && err.code === 'Expired') {
+      stream.error(expired(err.message).status);
+      stream.end();
+    } else if ((err as ApiError).status?.kind === 'Status') {
+      stream.error((err as ApiError).status);
+      stream.end();
+    } else {
+      scope.logger.error({ err }, 'watch failed');
+      stream.end();
+    }
+  }
+  await finished;
+}
+
+/** Writes watch frames to the raw response (koa steps aside for streams it cannot buffer). */
+class WatchStream {
+  readonly #ctx: Context;
+  readonly #scope: RequestScope;
+  readonly #negotiated: NegotiatedResponse;
+  #tableHeadersSent = false;
+  closed = false;
+  onEnd: () => void = () => undefined;
+
+  constructor(ctx: Context, scope: RequestScope, negotiated: NegotiatedResponse) {
+    this.#ctx = ctx;
+    this.#scope = scope;
+    this.#negotiated = negotiated;
+  }
+
+  open(): void {
+    const ctx = this.#ctx;
+    ctx.respond = false;
+    const res = ctx.res;
+    // JSON watches keep the plain JSON media type, as the real server sends them.
+    res.writeHead(200, {
+      'Content-Type': this.#negotiated.contentType,
+      'Cache-Control': 'no-cache, private',
+      'Transfer-Encoding': 'chunked',
+      ...warningHeaders(ctx),
+    });
+    res.flushHeaders();
+    res.socket?.setNoDelay(true);
+  }
+
+  queuedBytes(): number {
+    return this.#ctx.res.writableLength;
+  }
+
+  event(type: WatchEventType, objectText: string): void {
+    if (this.closed) return;
+    if (this.#negotiated.output === 'table-json') {
+      const table = toTable(this.#scope.kind, [JSON.parse(objectText) as KubeObject], {
+        noHeaders: this.#tableHeadersSent,
+        version: this.#negotiated.convert?.version,
+      });
+      this.#tableHeadersSent = true;
+      this.#write(frameSerializedWatchEvent(type, JSON.stringify(table)));
+      return;
+    }
+    this.#write(frameSerializedWatchEvent(type, objectText));
+  }
+
+  bookmark(version: number, initialEventsEnd: boolean): void {
+    const metadata: Record<string, unknown> = { resourceVersion: String(version), creationTimestamp: null };
+    if (initialEventsEnd) metadata.annotations = { [INITIAL_EVENTS_END]: 'true' };
+    const obj = { kind: this.#scope.kind.kind, apiVersion: apiVersionOf(this.#scope.kind), metadata };
+    if (this.#negotiated.output === 'table-json') {
+      const table = { kind: 'Table', apiVersion: `meta.k8s.io/${this.#negotiated.convert?.version ?? 'v1'}`, metadata: { resourceVersion: String(version) }, columnDefinitions: [], rows: [] };
+      this.#write(frameSerializedWatchEvent('BOOKMARK', JSON.stringify(initialEventsEnd ? { ...table, metadata: { ...table.metadata, annotations: metadata.annotations } } : table)));
+      return;
+    }
+    this.#write(frameSerializedWatchEvent('BOOKMARK', JSON.stringify(obj)));
+  }
+
+  error(status: Status): void {
+    this.#write(frameSerializedWatchEvent('ERROR', JSON.stringify(status)));
+  }
+
+  end(): void {
+    if (this.closed) return;
+    this.closed = true;
+    const res = this.#ctx.res;
+    if (!res.writableEnded) res.end();
+    this.onEnd();
+  }
+
+  #write(frame: string): void {
+    if (this.closed) return;
+    this.#ctx.res.write(frame);
+  }
+}
+
+function warningHeaders(ctx: Context): Record<string, string[]> {
+  const warnings = (ctx.state as { warnings?: string[] }).warnings ?? [];
+  return warnings.length > 0 ? { Warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`) } : {};
+}

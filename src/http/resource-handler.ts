@@ -1,0 +1,68 @@
+import type { Context, Next } from 'koa';
+import { ApiError, methodNotAllowed } from '../api/errors.ts';
+import type { ApiSurface } from '../registry/api-surface.ts';
+import type { Verb } from '../registry/kind.ts';
+import type { Storage } from '../storage/storage.ts';
+import type { Logger } from 'pino';
+import { handleCreate } from './handlers/create.ts';
+import { handleDelete } from './handlers/delete.ts';
+import { handleDeleteCollection } from './handlers/delete-collection.ts';
+import { handleGet } from './handlers/get.ts';
+import { handleList } from './handlers/list.ts';
+import { handlePatch } from './handlers/patch.ts';
+import { handleUpdate } from './handlers/update.ts';
+import { handleWatch } from './handlers/watch.ts';
+import type { ApiState, HandlerSettings, RequestScope } from './scope.ts';
+
+type Handler = (ctx: Context, scope: RequestScope) => Promise<void>;
+
+const HANDLERS: Record<Verb, Handler> = {
+  get: handleGet,
+  list: handleList,
+  watch: handleWatch,
+  create: handleCreate,
+  update: handleUpdate,
+  patch: handlePatch,
+  delete: handleDelete,
+  deletecollection: handleDeleteCollection,
+};
+
+/** Verbs a subresource serves. */
+const SUBRESOURCE_VERBS: Record<string, readonly Verb[]> = {
+  status: ['get', 'update', 'patch'],
+  finalize: ['update'],
+};
+
+export function notFoundError(): ApiError {
+  return new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+}
+
+/** Dispatches resource requests (/api/v1/…, /apis/<g>/<v>/…) to the handler of their verb. */
+export function resourceHandler(surface: ApiSurface, storage: Storage, settings: HandlerSettings, logger: Logger) {
+  return async function resources(ctx: Context, next: Next): Promise<void> {
+    const state = ctx.state as ApiState;
+    const info = state.requestInfo;
+    if (!info.isResourceRequest) return next();
+    const entry = surface.lookup(info.apiGroup, info.apiVersion, info.resource);
+    if (!entry) throw notFoundError();
+    const { kind, store } = entry;
+    const verb = info.verb as Verb;
+    if (info.parts.length > 0) throw notFoundError();
+    if (info.subresource) {
+      const allowed = info.subresource === 'status' ? (kind.hasStatus ? SUBRESOURCE_VERBS.status : undefined) : kind.subresources.includes(info.subresource) ? SUBRESOURCE_VERBS[info.subresource] : undefined;
+      if (!allowed) throw notFoundError();
+      if (!allowed.includes(verb)) throw methodNotAllowed();
+    }
+    // Cluster-scoped kinds have no namespaced paths; namespaced kinds have no cluster paths for one object.
+    const namespacedPath = info.namespace !== '' && info.resource !== 'namespaces';
+    if (!kind.namespaced && namespacedPath) throw notFoundError();
+    if (kind.namespaced && !namespacedPath) {
+      if (info.name && verb !== 'list' && verb !== 'watch') throw notFoundError();
+      if (verb !== 'list' && verb !== 'watch') throw methodNotAllowed();
+    }
+    if (!kind.verbs.includes(verb) || !(verb in HANDLERS)) throw methodNotAllowed();
+    if (verb === 'create' && info.name) throw methodNotAllowed();
+    const scope: RequestScope = { kind, store, storage, info, user: state.user, settings, logger };
+    await HANDLERS[verb](ctx, scope);
+  };
+}

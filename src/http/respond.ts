@@ -1,0 +1,66 @@
+import type { Context } from 'koa';
+import type { KubeObject, Status } from '../api/types.ts';
+import { encodeBody, isPretty, negotiateResponse, type NegotiatedResponse } from '../codecs/index.ts';
+import type { KindDefinition } from '../registry/kind.ts';
+import { parseIncludeObject, toTable } from '../registry/table.ts';
+
+/** Picks the response encoding for a resource request (406 when none fits). */
+export function negotiate(ctx: Context, options: { allowTable: boolean; isWatch?: boolean }): NegotiatedResponse {
+  return negotiateResponse(ctx.get('accept') || undefined, {
+    allowTable: options.allowTable,
+    allowPartialMetadata: false,
+    isWatch: options.isWatch,
+  });
+}
+
+function pretty(ctx: Context, n: NegotiatedResponse): boolean {
+  return n.pretty || isPretty(ctx.query.pretty as string | undefined, ctx.get('user-agent'));
+}
+
+function send(ctx: Context, code: number, contentType: string, body: string): void {
+  ctx.status = code;
+  // Set before the body so koa does not pick a type (and a charset) of its own.
+  ctx.set('Content-Type', contentType);
+  ctx.body = body;
+}
+
+/**
+ * Writes one object. JSON without pretty-printing sends the stored text as it is (no parse and
+ * re-encode); other encodings and Tables work from the parsed object.
+ */
+export function writeObject(
+  ctx: Context,
+  kind: KindDefinition,
+  code: number,
+  object: KubeObject,
+  text: string | undefined,
+  negotiated?: NegotiatedResponse,
+): void {
+  const n = negotiated ?? negotiate(ctx, { allowTable: true });
+  if (n.output === 'table-json' || n.output === 'table-yaml') {
+    const table = toTable(kind, [object], { includeObject: parseIncludeObject(ctx.query.includeObject as string | undefined), version: n.convert?.version });
+    send(ctx, code, n.contentType, encodeBody(table, n.output === 'table-yaml' ? 'yaml' : 'json', { pretty: pretty(ctx, n) }));
+    return;
+  }
+  if (n.format === 'json' && text !== undefined && !pretty(ctx, n)) {
+    send(ctx, code, n.contentType, text);
+    return;
+  }
+  send(ctx, code, n.contentType, encodeBody(object, n.format === 'yaml' ? 'yaml' : 'json', { pretty: pretty(ctx, n) }));
+}
+
+/** Writes a Status (success or failure) in the negotiated type, falling back to JSON. */
+export function writeStatus(ctx: Context, status: Status): void {
+  let format: 'json' | 'yaml' = 'json';
+  let contentType = 'application/json';
+  try {
+    const n = negotiateResponse(ctx.get('accept') || undefined, { allowTable: false });
+    if (n.format === 'yaml') {
+      format = 'yaml';
+      contentType = n.contentType;
+    }
+  } catch {
+    // A 406 still has to be told to the client: in JSON.
+  }
+  send(ctx, status.code, contentType, encodeBody(status, format));
+}

@@ -1,0 +1,180 @@
+import { readFile } from 'node:fs/promises';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import pino, { type Logger } from 'pino';
+import { seedBootstrapNamespaces } from '../seeds/bootstrap-namespaces.ts';
+import { NamespaceLifecycle } from './admission/namespace-lifecycle.ts';
+import { X509Authenticator } from './auth/authn/x509-authenticator.ts';
+import type { Authorizer } from './auth/authz/authorizer.ts';
+import {
+  alwaysAllowAuthorizer,
+  alwaysDenyAuthorizer,
+  privilegedGroupAuthorizer,
+  publicInfoAuthorizer,
+} from './auth/authz/builtin-authorizers.ts';
+import { writeAdminKubeconfig } from './auth/kubeconfig.ts';
+import { ensurePki } from './auth/pki/ensure-pki.ts';
+import type { Config } from './config.ts';
+import { startControllers, type Controllers } from './controllers/controller-manager.ts';
+import { buildApp } from './http/app.ts';
+import { pingCheck, type HealthCheck } from './http/health/health-checks.ts';
+import type { HealthEndpoint } from './http/routes/health-routes.ts';
+import { builtinKinds } from './kinds/index.ts';
+import { ApiSurface } from './registry/api-surface.ts';
+import { enabledKinds } from './registry/runtime-config.ts';
+import { Compactor } from './storage/postgres/compactor.ts';
+import { migrateUp, openDatabase, pendingMigrations, type Database } from './storage/postgres/database.ts';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './storage/postgres/embedded.ts';
+import { PostgresStorage } from './storage/postgres/postgres-storage.ts';
+
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  readonly kubeconfigPath: string;
+  readonly storage: PostgresStorage;
+  readonly surface: ApiSurface;
+  readonly logger: Logger;
+  /** Graceful stop: readyz fails, in-flight requests finish, watches close, then the database. */
+  stop(): Promise<void>;
+}
+
+function featureGates(entries: readonly string[]): Map<string, boolean> {
+  const gates = new Map<string, boolean>([
+    ['APIResponseCompression', true],
+    ['WatchList', true],
+  ]);
+  for (const entry of entries) {
+    const [name, value] = entry.split('=');
+    if (!gates.has(name)) throw new Error(`--feature-gates: unrecognized feature gate: ${name}`);
+    if (value !== 'true' && value !== 'false') throw new Error(`--feature-gates: invalid value of ${name}=${value}, err: must be true or false`);
+    gates.set(name, value === 'true');
+  }
+  return gates;
+}
+
+function authorizersFor(modes: readonly string[]): Authorizer[] {
+  const chain: Authorizer[] = [privilegedGroupAuthorizer, publicInfoAuthorizer];
+  for (const mode of modes) chain.push(mode === 'AlwaysAllow' ? alwaysAllowAuthorizer : alwaysDenyAuthorizer);
+  return chain;
+}
+
+/** Brings the whole server up from a Config; see main.ts for flags. */
+export async function startServer(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<RunningServer> {
+  const gates = featureGates(config.featureGates);
+  const kinds = enabledKinds(builtinKinds, config.runtimeConfig);
+
+  let embedded: EmbeddedDatabase | undefined;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPostgresPort, logger);
+    databaseUrl = embedded.url;
+  }
+  const database: Database = openDatabase(databaseUrl, config.databaseMaxConnections);
+  try {
+    if (config.autoMigrate) {
+      const result = await migrateUp(database.db);
+      for (const r of result.results ?? []) logger.info({ migration: r.migrationName, status: r.status }, 'migration');
+    } else {
+      const pending = await pendingMigrations(database.db);
+      if (pending.length > 0) {
+        throw new Error(`the database schema has pending migrations (${pending.join(', ')}); run "npm run migrate -- up" or start with --auto-migrate=true`);
+      }
+    }
+  } catch (err) {
+    await database.close();
+    await embedded?.stop();
+    throw err;
+  }
+
+  const storage = new PostgresStorage({ pool: database.pool, connection: database.connection, logger });
+  await storage.start();
+  const surface = new ApiSurface(kinds, storage, new NamespaceLifecycle(storage));
+  const seeded = await seedBootstrapNamespaces(surface);
+  if (seeded.length > 0) logger.info({ namespaces: seeded }, 'created bootstrap namespaces');
+
+  const compactor = new Compactor({ pool: database.pool, logger, windowMs: config.historyWindowMs, intervalMs: config.compactionIntervalMs });
+  compactor.start();
+
+  const pki = await ensurePki({ dir: path.join(config.dataDir, 'pki'), bindAddress: config.bindAddress, extraNames: config.tlsExtraSans });
+  for (const change of pki.changes) logger.info(change, 'pki');
+  const cert = config.tlsCertFile ? await readFile(config.tlsCertFile, 'utf8') : pki.servingCert.pem;
+  const key = config.tlsPrivateKeyFile ? await readFile(config.tlsPrivateKeyFile, 'utf8') : pki.servingKey.pem;
+  const clientCa = config.clientCaFile ? await readFile(config.clientCaFile, 'utf8') : pki.caCert.pem;
+
+  let shuttingDown = false;
+  const startedAt = Date.now();
+  const databaseCheck: HealthCheck = { name: 'postgres', check: () => storage.ping() };
+  const checks: Record<HealthEndpoint, HealthCheck[]> = {
+    livez: [pingCheck, { name: 'log', check: () => undefined }, {
+      name: 'postgres',
+      check: async () => {
+        if (Date.now() - startedAt < config.livezGracePeriodMs) return;
+        await storage.ping();
+      },
+    }, { name: 'poststarthook/start-watch-hub', check: () => undefined }, { name: 'poststarthook/bootstrap-namespaces', check: () => undefined }],
+    readyz: [pingCheck, { name: 'log', check: () => undefined }, databaseCheck, { name: 'poststarthook/start-watch-hub', check: () => undefined }, { name: 'poststarthook/bootstrap-namespaces', check: () => undefined }, {
+      name: 'shutdown',
+      check: () => {
+        if (shuttingDown) throw new Error('process is shutting down');
+      },
+    }],
+    healthz: [pingCheck, { name: 'log', check: () => undefined }, databaseCheck, { name: 'poststarthook/start-watch-hub', check: () => undefined }, { name: 'poststarthook/bootstrap-namespaces', check: () => undefined }],
+  };
+
+  let serverAddress = '';
+  const app = buildApp({
+    surface,
+    storage,
+    authenticators: [new X509Authenticator()],
+    authorizers: authorizersFor(config.authorizationMode),
+    health: { forEndpoint: (e) => checks[e] },
+    settings: {
+      maxRequestBodyBytes: config.maxRequestBodyBytes,
+      watchBookmarkIntervalMs: config.watchBookmarkIntervalMs,
+      minRequestTimeoutSeconds: config.minRequestTimeoutSeconds,
+      watchList: gates.get('WatchList') === true,
+    },
+    logger,
+    compression: gates.get('APIResponseCompression') === true,
+    serverAddress: () => serverAddress,
+  });
+
+  const server = https.createServer({ cert, key, ca: clientCa, requestCert: true, rejectUnauthorized: false }, app.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.securePort, config.bindAddress, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = config.bindAddress === '0.0.0.0' || config.bindAddress === '::' ? '127.0.0.1' : config.bindAddress;
+  const url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  serverAddress = `${host}:${port}`;
+
+  const kubeconfigPath = path.join(config.dataDir, 'admin.kubeconfig');
+  await writeAdminKubeconfig(kubeconfigPath, { server: url, caPem: pki.caCert.pem, certPem: pki.adminCert.pem, keyPem: pki.adminKey.pem });
+
+  const controllers: Controllers = await startControllers({ surface, storage, logger, leaderElect: config.leaderElect, leaseDurationMs: config.leaderElectLeaseDurationMs });
+  logger.info({ url, kubeconfig: kubeconfigPath }, 'serving');
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      shuttingDown = true;
+      if (config.shutdownDelayDurationMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDelayDurationMs));
+      await controllers.stop();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Watches end cleanly (their streams finish), idle keep-alive sockets go at once.
+      await storage.close();
+      server.closeIdleConnections();
+      const deadline = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref());
+      await Promise.race([closed, deadline]);
+      server.closeAllConnections();
+      await compactor.stop();
+      await database.close();
+      await embedded?.stop();
+      logger.info('stopped');
+    })());
+
+  return { url, port, kubeconfigPath, storage, surface, logger, stop };
+}
