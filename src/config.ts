@@ -140,7 +140,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     out[key] = parsed;
   }
   const config = out as unknown as Config;
-  if (config.securePort < 1 || config.securePort > 65535) throw new ConfigError(`--secure-port must be between 1 and 65535`);
+  if (config.securePort > 65535) throw new ConfigError(`--secure-port must be between 0 and 65535 (0 picks a free port)`);
   for (const mode of config.authorizationMode) {
     if (!['AlwaysAllow', 'AlwaysDeny'].includes(mode)) {
       throw new ConfigError(`--authorization-mode: unknown authorization mode "${mode}" (supported: AlwaysAllow, AlwaysDeny)`);

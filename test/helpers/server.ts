@@ -1,0 +1,54 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import https from 'node:https';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { loadConfig } from '../../src/config.ts';
+import { startServer, type RunningServer } from '../../src/server.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+export interface TestServer {
+  readonly server: RunningServer;
+  readonly url: string;
+  readonly kubeconfig: string;
+  readonly dataDir: string;
+  readonly db: TestDatabase;
+  /** An https agent that presents the admin client certificate. */
+  readonly adminAgent: https.Agent;
+  /** An https agent with no client certificate (anonymous). */
+  readonly anonymousAgent: https.Agent;
+  readonly ca: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the whole server in-process on a free port, against a fresh database and data dir. */
+export async function startTestServer(extraFlags: string[] = []): Promise<TestServer> {
+  const db = await createTestDatabase();
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'pgkube-test-'));
+  const config = loadConfig(
+    ['--secure-port=0', `--data-dir=${dataDir}`, '--log-level=silent', '--leader-elect-lease-duration=3s', ...extraFlags],
+    { DATABASE_URL: db.url },
+  );
+  const server = await startServer(config, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }));
+  const pki = path.join(dataDir, 'pki');
+  const [ca, cert, key] = await Promise.all(['ca.crt', 'admin.crt', 'admin.key'].map((f) => readFile(path.join(pki, f), 'utf8')));
+  const adminAgent = new https.Agent({ ca, cert, key, keepAlive: true });
+  const anonymousAgent = new https.Agent({ ca, keepAlive: true });
+  return {
+    server,
+    url: server.url,
+    kubeconfig: server.kubeconfigPath,
+    dataDir,
+    db,
+    adminAgent,
+    anonymousAgent,
+    ca,
+    stop: async () => {
+      adminAgent.destroy();
+      anonymousAgent.destroy();
+      await server.stop();
+      await db.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
