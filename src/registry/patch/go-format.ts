@@ -1,0 +1,44 @@
+/**
+ * Go's `%v` and `reflect.TypeOf` renderings of decoded JSON, so that strategic merge patch errors read
+ * exactly as kube-apiserver's (`map: map[image:nginx] does not contain declared merge key: name`).
+ *
+ * Decoded JSON in Go is `map[string]interface {}`, `[]interface {}`, `string`, `int64` (the apiserver
+ * keeps integers), `float64`, `bool` or nil; fmt prints map keys sorted.
+ */
+import { isJsonObject } from './json-value.ts';
+
+function goNumber(n: number): string {
+  if (Number.isInteger(n) && Math.abs(n) < 1e21) return n.toFixed(0);
+  return String(n);
+}
+
+/** `fmt.Sprintf("%v", v)` of a decoded JSON value. */
+export function goValue(v: unknown): string {
+  if (v === null || v === undefined) return '<nil>';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number') return goNumber(v);
+  if (typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return `[${v.map(goValue).join(' ')}]`;
+  if (isJsonObject(v)) {
+    const keys = Object.keys(v).sort();
+    return `map[${keys.map((k) => `${k}:${goValue(v[k])}`).join(' ')}]`;
+  }
+  return String(v);
+}
+
+/** `fmt.Sprintf("%s", reflect.TypeOf(v))` of a decoded JSON value. */
+export function goTypeName(v: unknown): string {
+  if (v === null || v === undefined) return '%!s(<nil>)';
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int64' : 'float64';
+  if (typeof v === 'boolean') return 'bool';
+  if (Array.isArray(v)) return '[]interface {}';
+  return 'map[string]interface {}';
+}
+
+/** `fmt.Sprintf("%s", v)`: strings as they are, anything else as Go flags a wrong verb. */
+export function goString(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (v === null || v === undefined) return '%!s(<nil>)';
+  return `%!s(${goTypeName(v)}=${goValue(v)})`;
+}

@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { assertStatus, configMap, create, createNamespace, event, lease, namespace, uniqueName, type Api } from '../helpers/fixtures.ts';
+import { client } from '../helpers/http.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+let srv: TestServer;
+let api: Api;
+let ns: string;
+before(async () => {
+  srv = await startTestServer();
+  api = client(srv.url, srv.adminAgent);
+  ns = await createNamespace(api);
+});
+after(async () => {
+  await srv.stop();
+});
+
+const NOT_FOUND = 'the server could not find the requested resource';
+const NOT_ALLOWED = 'the server does not allow this method on the requested resource';
+
+describe('path shapes', () => {
+  test('core namespaced resources are served under /api/v1/namespaces/<ns>/<resource>', async () => {
+    await create(api, `/api/v1/namespaces/${ns}/configmaps`, configMap('core-one', { a: '1' }));
+    const res = await api.get(`/api/v1/namespaces/${ns}/configmaps/core-one`);
+    assert.equal(res.status, 200);
+    assert.equal(res.json.kind, 'ConfigMap');
+    assert.equal(res.json.apiVersion, 'v1');
+    assert.equal(res.json.metadata.namespace, ns);
+    assert.deepEqual(res.json.data, { a: '1' });
+  });
+
+  test('named groups are served under /apis/<group>/<version> (leases and events.k8s.io events)', async () => {
+    const l = await create(api, `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`, lease('named-lease', 'me'));
+    assert.equal(l.apiVersion, 'coordination.k8s.io/v1');
+    assert.equal(l.kind, 'Lease');
+    assert.equal(l.spec.holderIdentity, 'me');
+    const e = await create(api, `/apis/events.k8s.io/v1/namespaces/${ns}/events`, event('named-event'));
+    assert.equal(e.apiVersion, 'events.k8s.io/v1');
+    assert.equal(e.kind, 'Event');
+    const list = await api.get(`/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`);
+    assert.equal(list.status, 200);
+    assert.equal(list.json.kind, 'LeaseList');
+    assert.equal(list.json.apiVersion, 'coordination.k8s.io/v1');
+    assert.deepEqual(list.json.items.map((i: any) => i.metadata.name), ['named-lease']);
+  });
+
+  test('cluster-scoped namespaces are served under /api/v1/namespaces', async () => {
+    const res = await api.get(`/api/v1/namespaces/${ns}`);
+    assert.equal(res.status, 200);
+    assert.equal(res.json.kind, 'Namespace');
+    assert.equal(res.json.metadata.name, ns);
+    assert.equal(res.json.metadata.namespace, undefined);
+  });
+
+  test('a list without a namespace spans every namespace', async () => {
+    const other = await createNamespace(api);
+    await create(api, `/api/v1/namespaces/${ns}/configmaps`, configMap('spread', {}, { labels: { spread: 'yes' } }));
+    await create(api, `/api/v1/namespaces/${other}/configmaps`, configMap('spread', {}, { labels: { spread: 'yes' } }));
+    const res = await api.get('/api/v1/configmaps?labelSelector=spread%3Dyes');
+    assert.equal(res.status, 200);
+    assert.equal(res.json.kind, 'ConfigMapList');
+    const keys = res.json.items.map((i: any) => `${i.metadata.namespace}/${i.metadata.name}`).sort();
+    assert.deepEqual(keys, [`${ns}/spread`, `${other}/spread`].sort());
+    const leases = await api.get('/apis/coordination.k8s.io/v1/leases');
+    assert.equal(leases.status, 200);
+    assert.equal(leases.json.kind, 'LeaseList');
+  });
+
+  for (const path of [
+    '/apis/nope.example.com/v1/things',
+    '/apis/coordination.k8s.io/v9/leases',
+    '/api/v2/configmaps',
+    '/api/v1/foos',
+    '/api/v1/namespaces/default/foos',
+    '/apis/coordination.k8s.io/v1/namespaces/default/configmaps',
+    '/api/v1/namespaces/default/configmaps/x/status',
+    '/api/v1/namespaces/default/configmaps/x/y/z',
+  ]) {
+    test(`unknown group, version, resource or subresource is a 404 NotFound Status: GET ${path}`, async () => {
+      const s = assertStatus(await api.get(path), 404, 'NotFound', NOT_FOUND);
+      assert.deepEqual(s.details ?? {}, {});
+    });
+  }
+
+  test('a namespaced object on a cluster path is a 404', async () => {
+    assertStatus(await api.get('/api/v1/configmaps/some-name'), 404, 'NotFound', NOT_FOUND);
+  });
+
+  test('a cluster-scoped kind under a namespace path is a 404', async () => {
+    assertStatus(await api.get(`/api/v1/namespaces/${ns}/namespaces`), 404, 'NotFound', NOT_FOUND);
+    assertStatus(await api.get(`/api/v1/namespaces/${ns}/namespaces/${ns}`), 404, 'NotFound', NOT_FOUND);
+    assertStatus(await api.post(`/api/v1/namespaces/${ns}/namespaces`, namespace(uniqueName('nested'))), 404, 'NotFound', NOT_FOUND);
+  });
+
+  for (const [method, path] of [
+    ['POST', '/api/v1/namespaces/default/configmaps/named'],
+    ['PUT', '/api/v1/namespaces/default/configmaps'],
+    ['POST', '/api/v1/configmaps'],
+    ['DELETE', '/api/v1/configmaps'],
+    ['GET', '/api/v1/namespaces/default/finalize'],
+    ['DELETE', '/api/v1/namespaces/default/status'],
+  ] as const) {
+    test(`a verb the path does not serve is a 405 MethodNotAllowed: ${method} ${path}`, async () => {
+      const body = method === 'DELETE' ? undefined : configMap('named');
+      const res =
+        method === 'POST' ? await api.post(path, body) : method === 'PUT' ? await api.put(path, body) : method === 'DELETE' ? await api.delete(path) : await api.get(path);
+      assertStatus(res, 405, 'MethodNotAllowed', NOT_ALLOWED);
+    });
+  }
+});
+
+describe('namespace subresources', () => {
+  test('GET /status reads the namespace', async () => {
+    const res = await api.get(`/api/v1/namespaces/${ns}/status`);
+    assert.equal(res.status, 200);
+    assert.equal(res.json.kind, 'Namespace');
+    assert.equal(res.json.status.phase, 'Active');
+  });
+
+  test('PUT /status changes only status', async () => {
+    const name = await createNamespace(api);
+    const current = (await api.get(`/api/v1/namespaces/${name}`)).json;
+    const condition = { type: 'Custom', status: 'True', reason: 'Test', message: 'hi', lastTransitionTime: '2025-01-01T00:00:00Z' };
+    const body = { ...current, metadata: { ...current.metadata, labels: { ...current.metadata.labels, sneaky: 'yes' } }, status: { phase: 'Active', conditions: [condition] } };
+    const res = await api.put(`/api/v1/namespaces/${name}/status`, body);
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json.status.conditions, [condition]);
+    assert.equal(res.json.metadata.labels.sneaky, undefined);
+    assert.notEqual(res.json.metadata.resourceVersion, current.metadata.resourceVersion);
+    const read = (await api.get(`/api/v1/namespaces/${name}`)).json;
+    assert.deepEqual(read.status.conditions, [condition]);
+    assert.equal(read.metadata.labels.sneaky, undefined);
+  });
+
+  test('PUT on the namespace ignores status', async () => {
+    const name = await createNamespace(api);
+    const current = (await api.get(`/api/v1/namespaces/${name}`)).json;
+    const body = { ...current, metadata: { ...current.metadata, labels: { ...current.metadata.labels, team: 'a' } }, status: { phase: 'Terminating' } };
+    const res = await api.put(`/api/v1/namespaces/${name}`, body);
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.json.metadata.labels.team, 'a');
+    assert.equal(res.json.status.phase, 'Active');
+  });
+
+  test('PUT /finalize replaces spec.finalizers and nothing else', async () => {
+    const name = await createNamespace(api);
+    const current = (await api.get(`/api/v1/namespaces/${name}`)).json;
+    assert.deepEqual(current.spec.finalizers, ['kubernetes']);
+    const body = { ...current, metadata: { ...current.metadata, labels: { other: 'x' } }, spec: { finalizers: ['kubernetes', 'example.com/extra'] } };
+    const res = await api.put(`/api/v1/namespaces/${name}/finalize`, body);
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json.spec.finalizers, ['kubernetes', 'example.com/extra']);
+    assert.equal(res.json.metadata.labels.other, undefined);
+    const cleared = await api.put(`/api/v1/namespaces/${name}/finalize`, { ...res.json, spec: { finalizers: [] } });
+    assert.equal(cleared.status, 200, cleared.text);
+    assert.deepEqual(cleared.json.spec?.finalizers ?? [], []);
+  });
+
+  test('PUT on the namespace does not change spec.finalizers', async () => {
+    const name = await createNamespace(api);
+    const current = (await api.get(`/api/v1/namespaces/${name}`)).json;
+    const res = await api.put(`/api/v1/namespaces/${name}`, { ...current, spec: { finalizers: [] } });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json.spec.finalizers, ['kubernetes']);
+  });
+});
