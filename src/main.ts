@@ -1,9 +1,12 @@
+import { existsSync } from 'node:fs';
 import pino from 'pino';
 import { ConfigError, loadConfig } from './config.ts';
 import { startServer } from './server.ts';
 
 /** Flags and environment → a running server; SIGTERM/SIGINT stop it gracefully. */
 async function main(): Promise<void> {
+  // Settings may also live in ./.env (see .env.example); real environment variables win.
+  if (existsSync('.env')) process.loadEnvFile('.env');
   let config;
   try {
     config = loadConfig(process.argv.slice(2));

@@ -1,4 +1,4 @@
-import type { Status, StatusCause, StatusDetails } from './types.ts';
+import type { Status, StatusCause, StatusDetails, SuccessStatus } from './types.ts';
 
 /**
  * The one error type of the API layer: it carries the `Status` a client sees.
@@ -93,6 +93,11 @@ export interface FieldError {
   field: string;
   /** The offending value, shown in the message for Invalid, NotSupported and Duplicate. */
   value?: unknown;
+  /**
+   * The value as the real server prints it (Go's `%#v`) where that differs from JSON: `0x0` for an
+   * unsigned zero, `[]string{"a"}` for a list. Shown instead of `value`.
+   */
+  rawValue?: string;
   detail?: string;
 }
 
@@ -122,7 +127,7 @@ export function fieldErrorText(e: FieldError): string {
     e.type === 'FieldValueNotSupported' ||
     e.type === 'FieldValueDuplicate' ||
     e.type === 'FieldValueTypeInvalid';
-  let text = showsValue && 'value' in e ? `${head}: ${formatValue(e.value)}` : head;
+  let text = !showsValue ? head : e.rawValue !== undefined ? `${head}: ${e.rawValue}` : 'value' in e ? `${head}: ${formatValue(e.value)}` : head;
   if (e.detail) text += `: ${e.detail}`;
   return text;
 }
@@ -208,7 +213,7 @@ export function timeout(message: string): ApiError {
   return new ApiError(504, 'Timeout', message);
 }
 
-/** Builds the Success status a delete returns once the object is gone. */
-export function successStatus(details: StatusDetails): Status {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details, code: 200 } as Status;
+/** Builds the Success status a delete returns once the object is gone (no `code`, as upstream). */
+export function successStatus(details: StatusDetails): SuccessStatus {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details };
 }

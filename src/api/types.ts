@@ -65,6 +65,9 @@ export interface Status {
   code: number;
 }
 
+/** The Success status a delete answers once the object is gone: upstream sends it without `code`. */
+export type SuccessStatus = Omit<Status, 'code'> & { code?: number };
+
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
 /** Creates a deep copy of a JSON value (objects here are always plain JSON). */

@@ -14,6 +14,11 @@ export interface RequestInfo {
   readonly resource: string;
   readonly subresource: string;
   readonly name: string;
+  /**
+   * The path names a resource inside a namespace (`/namespaces/<ns>/<resource>…`) rather than a
+   * namespace itself (`/namespaces/<name>[/status|/finalize]`); both set `namespace`.
+   */
+  readonly inNamespace: boolean;
   /** Path segments past the subresource (only meaningful for proxy-like subresources). */
   readonly parts: readonly string[];
 }
@@ -47,6 +52,7 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     resource: '',
     subresource: '',
     name: '',
+    inNamespace: false,
     parts: [],
   };
   let segments = path.replace(/^\/+|\/+$/g, '').split('/');
@@ -75,10 +81,14 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   }
 
   let namespace = '';
+  let inNamespace = false;
   if (segments[0] === 'namespaces') {
     if (segments.length > 1) {
       namespace = segments[1];
-      if (segments.length > 2 && !NAMESPACE_SUBRESOURCES.has(segments[2])) segments = segments.slice(2);
+      if (segments.length > 2 && !NAMESPACE_SUBRESOURCES.has(segments[2])) {
+        segments = segments.slice(2);
+        inNamespace = true;
+      }
     }
   }
   const resource = segments[0] ?? '';
@@ -106,6 +116,7 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     resource,
     subresource,
     name,
+    inNamespace,
     parts,
   };
 }

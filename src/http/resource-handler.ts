@@ -54,7 +54,7 @@ export function resourceHandler(surface: ApiSurface, storage: Storage, settings:
       if (!allowed.includes(verb)) throw methodNotAllowed();
     }
     // Cluster-scoped kinds have no namespaced paths; namespaced kinds have no cluster paths for one object.
-    const namespacedPath = info.namespace !== '' && info.resource !== 'namespaces';
+    const namespacedPath = info.inNamespace;
     if (!kind.namespaced && namespacedPath) throw notFoundError();
     if (kind.namespaced && !namespacedPath) {
       if (info.name && verb !== 'list' && verb !== 'watch') throw notFoundError();
@@ -62,6 +62,8 @@ export function resourceHandler(surface: ApiSurface, storage: Storage, settings:
     }
     if (!kind.verbs.includes(verb) || !(verb in HANDLERS)) throw methodNotAllowed();
     if (verb === 'create' && info.name) throw methodNotAllowed();
+    // PUT and PATCH address one object; a collection path has no such route.
+    if ((verb === 'update' || verb === 'patch') && !info.name) throw methodNotAllowed();
     const scope: RequestScope = { kind, store, storage, info, user: state.user, settings, logger };
     await HANDLERS[verb](ctx, scope);
   };

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { KubeObject, Status } from '../api/types.ts';
+import type { KubeObject, Status, SuccessStatus } from '../api/types.ts';
 import { encodeBody, isPretty, negotiateResponse, type NegotiatedResponse } from '../codecs/index.ts';
 import type { KindDefinition } from '../registry/kind.ts';
 import { parseIncludeObject, toTable } from '../registry/table.ts';
@@ -50,7 +50,7 @@ export function writeObject(
 }
 
 /** Writes a Status (success or failure) in the negotiated type, falling back to JSON. */
-export function writeStatus(ctx: Context, status: Status): void {
+export function writeStatus(ctx: Context, status: Status | SuccessStatus): void {
   let format: 'json' | 'yaml' = 'json';
   let contentType = 'application/json';
   try {
@@ -62,5 +62,5 @@ export function writeStatus(ctx: Context, status: Status): void {
   } catch {
     // A 406 still has to be told to the client: in JSON.
   }
-  send(ctx, status.code, contentType, encodeBody(status, format));
+  send(ctx, status.code ?? 200, contentType, encodeBody(status, format));
 }

@@ -26,6 +26,9 @@ export const leases = defineKind({
   plural: 'leases',
   namespaced: true,
   schemaMessage: 'k8s.io.api.coordination.v1.Lease',
+  // As upstream's lease strategy: PUT may create, and every update must name the version it read.
+  allowCreateOnUpdate: true,
+  allowUnconditionalUpdate: false,
   tableColumns: [
     { name: 'Holder', type: 'string', description: 'The holder of the lease', cell: (o) => ((o.spec ?? {}) as LeaseSpec).holderIdentity ?? '' },
   ],

@@ -10,18 +10,29 @@ export interface DeleteOptions {
 
 const POLICIES = ['Orphan', 'Background', 'Foreground'] as const;
 
-/** Reads dryRun from a query (`dryRun=All`; a bare `?dryRun` counts as unset) or a body list. */
-export function parseDryRun(values: unknown): boolean {
+/** Go's `%#v` of a string list, as validation messages print it: `[]string{"a", "b"}`. */
+function goStringList(values: readonly unknown[]): string {
+  return `[]string{${values.map((v) => JSON.stringify(String(v))).join(', ')}}`;
+}
+
+/** The dryRun values (a bare `?dryRun` counts as unset) and their validation errors; only `All` is supported. */
+export function dryRunErrors(values: unknown): { dryRun: boolean; errors: FieldError[] } {
   const list = Array.isArray(values) ? values : values === undefined || values === null ? [] : [values];
   const set = list.filter((v) => v !== '');
-  for (const v of set) {
-    if (v !== 'All') {
-      throw invalid('meta.k8s.io', 'DeleteOptions', '', [
-        { type: 'FieldValueNotSupported', field: 'dryRun', value: v, detail: 'supported values: "All"' },
-      ]);
-    }
+  if (set.some((v) => v !== 'All')) {
+    return { dryRun: true, errors: [{ type: 'FieldValueNotSupported', field: 'dryRun', rawValue: goStringList(set), detail: 'supported values: "All"' }] };
   }
-  return set.length > 0;
+  return { dryRun: set.length > 0, errors: [] };
+}
+
+/**
+ * Reads dryRun from a query (`dryRun=All`) or a body list; anything but `All` is 422 Invalid on the
+ * options kind of the verb (CreateOptions, UpdateOptions, PatchOptions, DeleteOptions).
+ */
+export function parseDryRun(values: unknown, optionsKind = 'DeleteOptions'): boolean {
+  const { dryRun, errors } = dryRunErrors(values);
+  if (errors.length > 0) throw invalid('meta.k8s.io', optionsKind, '', errors);
+  return dryRun;
 }
 
 /**
@@ -33,8 +44,7 @@ export function parseDeleteOptions(query: URLSearchParams, body: unknown): Delet
   if (b.kind !== undefined && b.kind !== 'DeleteOptions') {
     throw badRequest(`expected DeleteOptions, got ${String(b.kind)}`);
   }
-  const errs: FieldError[] = [];
-  const dryRun = parseDryRun(b.dryRun ?? query.getAll('dryRun'));
+  const { dryRun, errors: errs } = dryRunErrors(b.dryRun ?? query.getAll('dryRun'));
 
   let grace: number | undefined;
   const graceRaw = b.gracePeriodSeconds ?? query.get('gracePeriodSeconds') ?? undefined;

@@ -11,7 +11,7 @@ import {
   type FieldError,
   type QualifiedResource,
 } from '../api/errors.ts';
-import type { KubeObject, Status, StoredKubeObject } from '../api/types.ts';
+import type { KubeObject, StoredKubeObject, SuccessStatus } from '../api/types.ts';
 import { StorageError, type ObjectKey, type Storage, type StoredObject } from '../storage/storage.ts';
 import type { DeleteOptions } from './delete-options.ts';
 import { apiVersionOf, type KindDefinition } from './kind.ts';
@@ -32,7 +32,7 @@ export interface UpdateOptions extends WriteOptions {
   readonly subresource: string;
 }
 
-export type DeleteOutcome = { readonly gone: false; readonly object: StoredObject } | { readonly gone: true; readonly status: Status; readonly object: StoredObject };
+export type DeleteOutcome = { readonly gone: false; readonly object: StoredObject } | { readonly gone: true; readonly status: SuccessStatus; readonly object: StoredObject };
 
 const GUARANTEED_UPDATE_RETRIES = 16;
 
@@ -127,7 +127,7 @@ export class ResourceStore {
       }
       if (precondition === undefined && !this.kind.allowUnconditionalUpdate) {
         throw invalid(this.kind.group, this.kind.kind, name, [
-          { type: 'FieldValueInvalid', field: 'metadata.resourceVersion', value: '0x0', detail: 'must be specified for an update' },
+          { type: 'FieldValueInvalid', field: 'metadata.resourceVersion', rawValue: '0x0', detail: 'must be specified for an update' },
         ]);
       }
       const incomingUid = body.metadata?.uid;
@@ -203,7 +203,7 @@ export class ResourceStore {
     return this.#translate(err, name);
   }
 
-  #deletedStatus(obj: StoredKubeObject): Status {
+  #deletedStatus(obj: StoredKubeObject): SuccessStatus {
     return successStatus({
       name: obj.metadata.name,
       group: this.kind.group || undefined,

@@ -20,7 +20,10 @@ export function request(base: string, path: string, options: RequestOptions): Pr
   const url = new URL(path, base);
   const body =
     options.body === undefined ? undefined : typeof options.body === 'string' || Buffer.isBuffer(options.body) ? options.body : JSON.stringify(options.body);
-  const headers: Record<string, string> = { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...options.headers };
+  // Content-Length always: Node sends DELETE bodies neither chunked nor sized otherwise.
+  const sized: Record<string, string> =
+    body !== undefined ? { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) } : {};
+  const headers: Record<string, string> = { ...sized, ...options.headers };
   return new Promise((resolve, reject) => {
     const req = https.request(url, { method: options.method ?? 'GET', agent: options.agent, headers }, (res) => {
       const chunks: Buffer[] = [];

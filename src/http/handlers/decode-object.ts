@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
-import { badRequest } from '../../api/errors.ts';
+import { invalid } from '../../api/errors.ts';
 import type { KubeObject } from '../../api/types.ts';
 import { decodeBody, parseContentType } from '../../codecs/index.ts';
-import { parseDryRun } from '../../registry/delete-options.ts';
+import { dryRunErrors } from '../../registry/delete-options.ts';
 import {
   fieldProblemText,
   findFieldProblems,
@@ -20,13 +20,22 @@ export interface DecodedWrite {
   readonly dryRun: boolean;
 }
 
-/** Query parameters every write shares: dryRun (All or unset) and fieldValidation. */
+const OPTIONS_KIND: Record<string, string> = { create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions' };
+
+/**
+ * Query parameters every write shares: dryRun (All or unset) and fieldValidation. Bad values are
+ * 422 Invalid on the verb's options kind (`CreateOptions.meta.k8s.io "" is invalid: …`), as upstream.
+ */
 export function writeParams(ctx: Context): { dryRun: boolean; fieldValidation: 'Ignore' | 'Warn' | 'Strict' } {
-  const dryRun = parseDryRun(ctx.URL.searchParams.getAll('dryRun'));
+  const { dryRun, errors } = dryRunErrors(ctx.URL.searchParams.getAll('dryRun'));
   const raw = ctx.URL.searchParams.get('fieldValidation');
   const fieldValidation = parseFieldValidation(raw);
   if (!fieldValidation) {
-    throw badRequest(`fieldValidation must be one of "Ignore", "Warn" or "Strict", got ${JSON.stringify(raw)}`);
+    errors.push({ type: 'FieldValueNotSupported', field: 'fieldValidation', value: raw, detail: 'supported values: "", "Ignore", "Strict", "Warn"' });
+  }
+  if (errors.length > 0 || !fieldValidation) {
+    const verb = (ctx.state as ApiState).requestInfo.verb;
+    throw invalid('meta.k8s.io', OPTIONS_KIND[verb] ?? 'CreateOptions', '', errors);
   }
   return { dryRun, fieldValidation };
 }

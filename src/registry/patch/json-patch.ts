@@ -13,7 +13,7 @@
  */
 import jsonpatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
-import { arrayIndex, findContainer, pointerTo, type PatchTarget } from './json-patch-target.ts';
+import { arrayIndex, findContainer, pointerTo } from './json-patch-target.ts';
 import { cloneJson, hasKey, isJsonObject, jsonEqual, jsonKind, ownValue, type JsonObject, type JsonValue } from './json-value.ts';
 import {
   MAX_JSON_PATCH_OPERATIONS,
@@ -50,22 +50,19 @@ function run(doc: JsonValue, operation: Operation): void {
   jsonpatch.applyOperation(doc, operation, true, true);
 }
 
-/** The element index `key` names in an array target (for reading, replacing or removing). */
-function existingIndex(t: PatchTarget & { container: JsonValue[] }, path: string, verb: string): number {
-  const i = arrayIndex(t.key, t.container.length);
-  if (i === undefined) throw new NotApplied(`error in ${verb} for path: '${path}': Unable to access invalid index: ${t.key}: invalid index referenced`);
+/** The element index `key` names in an array (for reading, replacing or removing). */
+function existingIndex(list: JsonValue[], key: string, path: string, verb: string): number {
+  const i = arrayIndex(key, list.length);
+  if (i === undefined) throw new NotApplied(`error in ${verb} for path: '${path}': Unable to access invalid index: ${key}: invalid index referenced`);
   return i;
-}
-
-function isArrayTarget(t: PatchTarget): t is PatchTarget & { container: JsonValue[] } {
-  return Array.isArray(t.container);
 }
 
 function add(doc: JsonValue, path: string, value: JsonValue, missing: string): void {
   const t = findContainer(doc, path);
   if (!t) throw new NotApplied(`${missing}: missing value`);
-  if (!isArrayTarget(t)) return run(doc, { op: 'add', path: pointerTo(t, t.key), value });
-  const i = t.key === '-' ? t.container.length : arrayIndex(t.key, t.container.length, true);
+  const c = t.container;
+  if (!Array.isArray(c)) return run(doc, { op: 'add', path: pointerTo(t, t.key), value });
+  const i = t.key === '-' ? c.length : arrayIndex(t.key, c.length, true);
   if (i === undefined) throw new NotApplied(`error in add for path: '${path}': Unable to access invalid index: ${t.key}: invalid index referenced`);
   run(doc, { op: 'add', path: pointerTo(t, i), value });
 }
@@ -74,16 +71,17 @@ function add(doc: JsonValue, path: string, value: JsonValue, missing: string): v
 function remove(doc: JsonValue, path: string, missing: string): JsonValue {
   const t = findContainer(doc, path);
   if (!t) throw new NotApplied(`${missing}: missing value`);
-  if (isArrayTarget(t)) {
-    const i = existingIndex(t, path, 'remove');
-    const value = t.container[i];
+  const c = t.container;
+  if (Array.isArray(c)) {
+    const i = existingIndex(c, t.key, path, 'remove');
+    const value = c[i];
     run(doc, { op: 'remove', path: pointerTo(t, i) });
     return value;
   }
-  if (!hasKey(t.container, t.key)) {
+  if (!hasKey(c, t.key)) {
     throw new NotApplied(`error in remove for path: '${path}': Unable to remove nonexistent key: ${t.key}: missing value`);
   }
-  const value = t.container[t.key];
+  const value = c[t.key];
   run(doc, { op: 'remove', path: pointerTo(t, t.key) });
   return value;
 }
@@ -92,8 +90,9 @@ function remove(doc: JsonValue, path: string, missing: string): JsonValue {
 function read(doc: JsonValue, path: string, missing: string, verb: string): JsonValue {
   const t = findContainer(doc, path);
   if (!t) throw new NotApplied(`${missing}: missing value`);
-  if (isArrayTarget(t)) return t.container[existingIndex(t, path, verb)];
-  return ownValue(t.container, t.key) ?? null;
+  const c = t.container;
+  if (Array.isArray(c)) return c[existingIndex(c, t.key, path, verb)];
+  return ownValue(c, t.key) ?? null;
 }
 
 function replace(doc: JsonValue, path: string, value: JsonValue): JsonValue {
@@ -103,10 +102,11 @@ function replace(doc: JsonValue, path: string, value: JsonValue): JsonValue {
   }
   const t = findContainer(doc, path);
   if (!t) throw new NotApplied(`replace operation does not apply: doc is missing path: ${path}: missing value`);
-  if (isArrayTarget(t)) {
-    run(doc, { op: 'replace', path: pointerTo(t, existingIndex(t, path, 'replace')), value });
+  const c = t.container;
+  if (Array.isArray(c)) {
+    run(doc, { op: 'replace', path: pointerTo(t, existingIndex(c, t.key, path, 'replace')), value });
   } else {
-    run(doc, { op: hasKey(t.container, t.key) ? 'replace' : 'add', path: pointerTo(t, t.key), value });
+    run(doc, { op: hasKey(c, t.key) ? 'replace' : 'add', path: pointerTo(t, t.key), value });
   }
   return doc;
 }

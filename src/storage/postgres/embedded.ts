@@ -39,6 +39,9 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, logge
     port,
     persistent: true,
     createPostgresUser: isRoot,
+    // The C locale exists everywhere (en_US.UTF-8, the library's default for messages, often does not)
+    // and gives the byte order the keyset pagination relies on.
+    initdbFlags: ['--locale=C', '--lc-messages=C', '--encoding=UTF8'],
     onLog: (msg) => logger.debug({ component: 'postgres' }, String(msg).trim()),
     onError: (msg) => logger.debug({ component: 'postgres' }, String(msg).trim()),
   });

@@ -1,0 +1,58 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/** One line of the results table: the server's figure beside raw PostgreSQL's. */
+export interface Row {
+  readonly id: string;
+  readonly metric: string;
+  readonly unit: string;
+  readonly server: number | null;
+  readonly raw: number | null;
+  /** Which way is better, so the ratio can be read either way. */
+  readonly better: 'higher' | 'lower';
+  /** What the raw figure is (and anything else needed to read the row). */
+  readonly note?: string;
+  readonly details?: unknown;
+}
+
+export interface Report {
+  readonly startedAt: string;
+  readonly wallClockSeconds: number;
+  readonly machine: Record<string, string | number>;
+  readonly config: Record<string, unknown>;
+  readonly rows: readonly (Row & { ratio: number | null })[];
+}
+
+/** server / raw: above 1 is slower for latencies, below 1 is slower for throughputs. */
+export function ratioOf(row: Row): number | null {
+  if (row.server === null || row.raw === null || row.raw === 0) return null;
+  return Number((row.server / row.raw).toFixed(2));
+}
+
+function fmt(n: number | null): string {
+  if (n === null || Number.isNaN(n)) return '—';
+  if (Math.abs(n) >= 100) return Math.round(n).toLocaleString('en-US');
+  if (Math.abs(n) >= 10) return n.toFixed(1);
+  return n.toFixed(2);
+}
+
+/** A plain-text table: metric, server figure, raw PostgreSQL figure, ratio; notes underneath. */
+export function formatTable(rows: readonly Row[]): string {
+  const header = ['metric', 'unit', 'server', 'raw PostgreSQL', 'server/raw'];
+  const lines = rows.map((r) => {
+    const ratio = ratioOf(r);
+    const verdict = ratio === null ? '' : r.better === 'higher' ? ` (${fmt(ratio * 100)}% of raw)` : ` (${fmt(ratio)}x raw)`;
+    return [r.metric, r.unit, fmt(r.server), fmt(r.raw), ratio === null ? '—' : `${ratio}${verdict}`];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const pad = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 3 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
+  const out = [pad(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(pad)];
+  const notes = rows.filter((r) => r.note).map((r) => `  - ${r.metric}: ${r.note}`);
+  if (notes.length > 0) out.push('', 'raw PostgreSQL figures and notes:', ...notes);
+  return out.join('\n');
+}
+
+export async function writeReport(file: string, report: Report): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+}

@@ -1,0 +1,93 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import https from 'node:https';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createTestDatabase, type TestDatabase } from '../test/helpers/database.ts';
+import { startServerProcess } from '../test/helpers/server-process.ts';
+import { startTestServer } from '../test/helpers/server.ts';
+
+export interface BenchServer {
+  readonly mode: 'child' | 'inprocess';
+  readonly url: string;
+  /** The server's database (the bench reads it raw for the get and list comparisons). */
+  readonly databaseUrl: string;
+  /** A keep-alive agent presenting the admin client certificate; destroyed by stop(). */
+  agent(options?: https.AgentOptions): https.Agent;
+  stop(): Promise<void>;
+}
+
+interface Tls {
+  ca: string;
+  cert: string;
+  key: string;
+}
+
+async function readAdminTls(dataDir: string): Promise<Tls> {
+  const pki = path.join(dataDir, 'pki');
+  const [ca, cert, key] = await Promise.all(['ca.crt', 'admin.crt', 'admin.key'].map((f) => readFile(path.join(pki, f), 'utf8')));
+  return { ca, cert, key };
+}
+
+function agentFactory(tls: Tls) {
+  const agents: https.Agent[] = [];
+  return {
+    agent: (options: https.AgentOptions = {}) => {
+      const a = new https.Agent({ ...tls, keepAlive: true, ...options });
+      agents.push(a);
+      return a;
+    },
+    destroyAll: () => {
+      for (const a of agents) a.destroy();
+    },
+  };
+}
+
+/**
+ * The real server on a fresh database. 'child' runs `src/main.ts` as its own process (as `npm start`
+ * does), so the server's event loop does not share a thread with the load generator; 'inprocess' uses
+ * the test harness's in-process server (log level silent).
+ */
+export async function startBenchServer(mode: 'child' | 'inprocess'): Promise<BenchServer> {
+  if (mode === 'inprocess') {
+    const ts = await startTestServer();
+    const agents = agentFactory(await readAdminTls(ts.dataDir));
+    return {
+      mode,
+      url: ts.url,
+      databaseUrl: ts.db.url,
+      agent: agents.agent,
+      stop: async () => {
+        agents.destroyAll();
+        await ts.stop();
+      },
+    };
+  }
+
+  const db: TestDatabase = await createTestDatabase('pgkube_bench');
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'pgkube-bench-'));
+  const cleanup = async () => {
+    await db.drop().catch(() => undefined);
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  let proc;
+  try {
+    // The helper logs at info so it can see "serving"; the server logs nothing per request at info.
+    proc = await startServerProcess(db.url, dataDir);
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+  const agents = agentFactory(await readAdminTls(dataDir));
+  const running = proc;
+  return {
+    mode,
+    url: running.url,
+    databaseUrl: db.url,
+    agent: agents.agent,
+    stop: async () => {
+      agents.destroyAll();
+      await running.stop();
+      await cleanup();
+    },
+  };
+}

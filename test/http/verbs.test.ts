@@ -1,0 +1,271 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { assertStatus, configMap, create, createNamespace, event, lease, uniqueName, type Api } from '../helpers/fixtures.ts';
+import { client } from '../helpers/http.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+let srv: TestServer;
+let api: Api;
+let ns: string;
+let cms: string;
+before(async () => {
+  srv = await startTestServer();
+  api = client(srv.url, srv.adminAgent);
+  ns = await createNamespace(api);
+  cms = `/api/v1/namespaces/${ns}/configmaps`;
+});
+after(async () => {
+  await srv.stop();
+});
+
+const CONFLICT = 'the object has been modified; please apply your changes to the latest version and try again';
+
+describe('get, list, create, update, delete', () => {
+  test('create answers 201 with the stored object; get reads it back', async () => {
+    const res = await api.post(cms, configMap('crud', { k: 'v' }));
+    assert.equal(res.status, 201);
+    assert.equal(res.headers['content-type'], 'application/json');
+    const got = await api.get(`${cms}/crud`);
+    assert.equal(got.status, 200);
+    assert.deepEqual(got.json, res.json);
+  });
+
+  test('create of an existing name is 409 AlreadyExists', async () => {
+    await create(api, cms, configMap('twice'));
+    const s = assertStatus(await api.post(cms, configMap('twice')), 409, 'AlreadyExists', 'configmaps "twice" already exists');
+    assert.deepEqual(s.details, { name: 'twice', kind: 'configmaps' });
+  });
+
+  test('get of a missing object is 404 NotFound naming the resource', async () => {
+    const s = assertStatus(await api.get(`${cms}/missing`), 404, 'NotFound', 'configmaps "missing" not found');
+    assert.deepEqual(s.details, { name: 'missing', kind: 'configmaps' });
+    const l = assertStatus(await api.get(`/apis/coordination.k8s.io/v1/namespaces/${ns}/leases/missing`), 404, 'NotFound', 'leases.coordination.k8s.io "missing" not found');
+    assert.deepEqual(l.details, { name: 'missing', group: 'coordination.k8s.io', kind: 'leases' });
+  });
+
+  test('list answers a <Kind>List with the list resourceVersion', async () => {
+    await create(api, cms, configMap('listed'));
+    const res = await api.get(cms);
+    assert.equal(res.status, 200);
+    assert.equal(res.json.kind, 'ConfigMapList');
+    assert.equal(res.json.apiVersion, 'v1');
+    assert.match(res.json.metadata.resourceVersion, /^\d+$/);
+    assert.ok(res.json.items.some((i: any) => i.metadata.name === 'listed'));
+    assert.ok(res.json.items.every((i: any) => i.kind === 'ConfigMap' && i.apiVersion === 'v1'));
+  });
+
+  test('update replaces the object and moves resourceVersion forward', async () => {
+    const created = await create(api, cms, configMap('upd', { a: '1' }));
+    const res = await api.put(`${cms}/upd`, { ...created, data: { a: '2' } });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.json.data, { a: '2' });
+    assert.equal(res.json.metadata.uid, created.metadata.uid);
+    assert.equal(res.json.metadata.creationTimestamp, created.metadata.creationTimestamp);
+    assert.ok(Number(res.json.metadata.resourceVersion) > Number(created.metadata.resourceVersion));
+  });
+
+  test('an update that changes nothing keeps the resourceVersion', async () => {
+    const created = await create(api, cms, configMap('noop', { a: '1' }));
+    const res = await api.put(`${cms}/noop`, created);
+    assert.equal(res.status, 200);
+    assert.equal(res.json.metadata.resourceVersion, created.metadata.resourceVersion);
+  });
+
+  test('delete of an object without finalizers answers a Success Status and it is gone', async () => {
+    const created = await create(api, cms, configMap('gone'));
+    const res = await api.delete(`${cms}/gone`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.json, {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Success',
+      details: { name: 'gone', kind: 'configmaps', uid: created.metadata.uid },
+    });
+    assertStatus(await api.get(`${cms}/gone`), 404, 'NotFound', 'configmaps "gone" not found');
+    assertStatus(await api.delete(`${cms}/gone`), 404, 'NotFound', 'configmaps "gone" not found');
+  });
+});
+
+describe('deletecollection', () => {
+  test('deletes what the label selector matches and answers the deleted list', async () => {
+    const space = await createNamespace(api);
+    const path = `/api/v1/namespaces/${space}/configmaps`;
+    await create(api, path, configMap('a', {}, { labels: { tier: 'x' } }));
+    await create(api, path, configMap('b', {}, { labels: { tier: 'x' } }));
+    await create(api, path, configMap('c', {}, { labels: { tier: 'y' } }));
+    const res = await api.delete(`${path}?labelSelector=tier%3Dx`);
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.json.kind, 'ConfigMapList');
+    assert.deepEqual(res.json.items.map((i: any) => i.metadata.name).sort(), ['a', 'b']);
+    const left = await api.get(path);
+    assert.deepEqual(left.json.items.map((i: any) => i.metadata.name), ['c']);
+  });
+
+  test('deletes what the field selector matches, only in the request namespace', async () => {
+    const space = await createNamespace(api);
+    const other = await createNamespace(api);
+    await create(api, `/api/v1/namespaces/${space}/configmaps`, configMap('target'));
+    await create(api, `/api/v1/namespaces/${space}/configmaps`, configMap('keep'));
+    await create(api, `/api/v1/namespaces/${other}/configmaps`, configMap('target'));
+    const res = await api.delete(`/api/v1/namespaces/${space}/configmaps?fieldSelector=metadata.name%3Dtarget`);
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json.items.map((i: any) => i.metadata.name), ['target']);
+    assert.equal((await api.get(`/api/v1/namespaces/${space}/configmaps/target`)).status, 404);
+    assert.equal((await api.get(`/api/v1/namespaces/${space}/configmaps/keep`)).status, 200);
+    assert.equal((await api.get(`/api/v1/namespaces/${other}/configmaps/target`)).status, 200);
+  });
+
+  test('a bad selector is a 400 and deletes nothing', async () => {
+    const space = await createNamespace(api);
+    await create(api, `/api/v1/namespaces/${space}/configmaps`, configMap('stay'));
+    assertStatus(await api.delete(`/api/v1/namespaces/${space}/configmaps?fieldSelector=spec.nope%3D1`), 400, 'BadRequest', 'field label not supported: spec.nope');
+    assert.equal((await api.get(`/api/v1/namespaces/${space}/configmaps/stay`)).status, 200);
+  });
+
+  test('with dryRun=All nothing is deleted', async () => {
+    const space = await createNamespace(api);
+    await create(api, `/api/v1/namespaces/${space}/configmaps`, configMap('dry'));
+    const res = await api.delete(`/api/v1/namespaces/${space}/configmaps?dryRun=All`);
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json.items.map((i: any) => i.metadata.name), ['dry']);
+    assert.equal((await api.get(`/api/v1/namespaces/${space}/configmaps/dry`)).status, 200);
+  });
+});
+
+describe('dryRun', () => {
+  test('create with dryRun=All answers 201 with the object and stores nothing', async () => {
+    const res = await api.post(`${cms}?dryRun=All`, configMap('dry-create', { a: '1' }));
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.json.metadata.name, 'dry-create');
+    assert.match(res.json.metadata.uid, /^[0-9a-f-]{36}$/);
+    assert.ok(res.json.metadata.creationTimestamp);
+    assert.equal(res.json.metadata.resourceVersion, undefined);
+    assertStatus(await api.get(`${cms}/dry-create`), 404, 'NotFound');
+  });
+
+  test('create with dryRun=All still validates and still sees existing names', async () => {
+    assertStatus(await api.post(`${cms}?dryRun=All`, configMap('Bad_Name')), 422, 'Invalid');
+    await create(api, cms, configMap('dry-exists'));
+    assertStatus(await api.post(`${cms}?dryRun=All`, configMap('dry-exists')), 409, 'AlreadyExists', 'configmaps "dry-exists" already exists');
+  });
+
+  test('a bare ?dryRun counts as unset', async () => {
+    const res = await api.post(`${cms}?dryRun`, configMap('bare-dry'));
+    assert.equal(res.status, 201);
+    assert.equal((await api.get(`${cms}/bare-dry`)).status, 200);
+  });
+
+  test('an unsupported dryRun value is 422 naming the options kind', async () => {
+    assertStatus(
+      await api.post(`${cms}?dryRun=Yes`, configMap('dry-bad')),
+      422,
+      'Invalid',
+      'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Yes"}: supported values: "All"',
+    );
+    assertStatus(await api.get(`${cms}/dry-bad`), 404, 'NotFound');
+    const created = await create(api, cms, configMap('dry-bad'));
+    assertStatus(
+      await api.put(`${cms}/dry-bad?dryRun=Yes`, created),
+      422,
+      'Invalid',
+      'UpdateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Yes"}: supported values: "All"',
+    );
+    assertStatus(
+      await api.delete(`${cms}/dry-bad?dryRun=Yes`),
+      422,
+      'Invalid',
+      'DeleteOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Yes"}: supported values: "All"',
+    );
+    assert.equal((await api.get(`${cms}/dry-bad`)).status, 200);
+  });
+
+  test('update with dryRun=All answers the new object and stores nothing', async () => {
+    const created = await create(api, cms, configMap('dry-update', { a: '1' }));
+    const res = await api.put(`${cms}/dry-update?dryRun=All`, { ...created, data: { a: '2' } });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json.data, { a: '2' });
+    const read = await api.get(`${cms}/dry-update`);
+    assert.deepEqual(read.json.data, { a: '1' });
+    assert.equal(read.json.metadata.resourceVersion, created.metadata.resourceVersion);
+  });
+
+  test('update with dryRun=All still checks the resourceVersion', async () => {
+    const created = await create(api, cms, configMap('dry-conflict', { a: '1' }));
+    await api.put(`${cms}/dry-conflict`, { ...created, data: { a: '2' } });
+    assertStatus(await api.put(`${cms}/dry-conflict?dryRun=All`, { ...created, data: { a: '3' } }), 409, 'Conflict', `Operation cannot be fulfilled on configmaps "dry-conflict": ${CONFLICT}`);
+  });
+
+  test('delete with dryRun=All answers Success and keeps the object', async () => {
+    const created = await create(api, cms, configMap('dry-delete'));
+    const res = await api.delete(`${cms}/dry-delete?dryRun=All`);
+    assert.equal(res.status, 200);
+    assert.equal(res.json.status, 'Success');
+    assert.equal(res.json.details.uid, created.metadata.uid);
+    assert.equal((await api.get(`${cms}/dry-delete`)).status, 200);
+  });
+
+  test('delete with dryRun in the DeleteOptions body keeps the object', async () => {
+    await create(api, cms, configMap('dry-body'));
+    const res = await api.delete(`${cms}/dry-body`, { kind: 'DeleteOptions', apiVersion: 'v1', dryRun: ['All'] });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.json.status, 'Success');
+    assert.equal((await api.get(`${cms}/dry-body`)).status, 200);
+  });
+
+  test('namespace create with dryRun=All stores nothing', async () => {
+    const name = uniqueName('dryns');
+    const res = await api.post('/api/v1/namespaces?dryRun=All', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.json.status.phase, 'Active');
+    assert.equal((await api.get(`/api/v1/namespaces/${name}`)).status, 404);
+  });
+});
+
+describe('optimistic concurrency', () => {
+  test('PUT with a stale resourceVersion is 409 Conflict', async () => {
+    const created = await create(api, cms, configMap('stale', { a: '1' }));
+    const first = await api.put(`${cms}/stale`, { ...created, data: { a: '2' } });
+    assert.equal(first.status, 200);
+    const s = assertStatus(await api.put(`${cms}/stale`, { ...created, data: { a: '3' } }), 409, 'Conflict', `Operation cannot be fulfilled on configmaps "stale": ${CONFLICT}`);
+    assert.deepEqual(s.details, { name: 'stale', kind: 'configmaps' });
+    assert.deepEqual((await api.get(`${cms}/stale`)).json.data, { a: '2' });
+  });
+
+  test('PUT without resourceVersion is unconditional for kinds that allow it', async () => {
+    const created = await create(api, cms, configMap('uncond', { a: '1' }));
+    await api.put(`${cms}/uncond`, { ...created, data: { a: '2' } });
+    const { resourceVersion: _rv, ...meta } = created.metadata;
+    const res = await api.put(`${cms}/uncond`, { ...created, metadata: meta, data: { a: '3' } });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json.data, { a: '3' });
+  });
+
+  test('PUT without resourceVersion is 422 for leases, which require it', async () => {
+    const leases = `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`;
+    await create(api, leases, lease('cond-lease'));
+    assertStatus(
+      await api.put(`${leases}/cond-lease`, lease('cond-lease', 'other')),
+      422,
+      'Invalid',
+      'Lease.coordination.k8s.io "cond-lease" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
+    );
+  });
+
+  test('PUT on a missing object is 404 for kinds without create-on-update', async () => {
+    assertStatus(await api.put(`${cms}/absent`, configMap('absent')), 404, 'NotFound', 'configmaps "absent" not found');
+    assertStatus(await api.get(`${cms}/absent`), 404, 'NotFound');
+  });
+
+  test('PUT on a missing object creates it (201) for events.k8s.io Events and Leases', async () => {
+    const events = `/apis/events.k8s.io/v1/namespaces/${ns}/events`;
+    const res = await api.put(`${events}/put-created`, event('put-created'));
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.json.metadata.name, 'put-created');
+    assert.ok(res.json.metadata.uid);
+    assert.equal((await api.get(`${events}/put-created`)).status, 200);
+    const leases = `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`;
+    const l = await api.put(`${leases}/put-lease`, lease('put-lease'));
+    assert.equal(l.status, 201, l.text);
+  });
+});

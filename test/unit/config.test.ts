@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { ConfigError, envExample, FLAGS, loadConfig, parseDuration } from '../../src/config.ts';
+
+test('defaults match the documented first start', () => {
+  const c = loadConfig([], {});
+  assert.equal(c.securePort, 6443);
+  assert.equal(c.bindAddress, '127.0.0.1');
+  assert.equal(c.dataDir, './data');
+  assert.equal(c.databaseUrl, '');
+  assert.equal(c.historyWindowMs, 5 * 60_000);
+  assert.equal(c.maxRequestBodyBytes, 3 * 1024 * 1024);
+  assert.equal(c.autoMigrate, true);
+});
+
+test('flags win over the environment, in both --name=value and --name value forms', () => {
+  const c = loadConfig(['--secure-port', '7000', '--bind-address=0.0.0.0', '--auto-migrate=false'], { SECURE_PORT: '6000', DATA_DIR: '/srv' });
+  assert.equal(c.securePort, 7000);
+  assert.equal(c.bindAddress, '0.0.0.0');
+  assert.equal(c.dataDir, '/srv');
+  assert.equal(c.autoMigrate, false);
+});
+
+test('lists and durations parse', () => {
+  const c = loadConfig(['--runtime-config=events.k8s.io/v1=false, api/all=true', '--history-window=1m30s'], {});
+  assert.deepEqual(c.runtimeConfig, ['events.k8s.io/v1=false', 'api/all=true']);
+  assert.equal(c.historyWindowMs, 90_000);
+  assert.equal(parseDuration('250ms'), 250);
+  assert.equal(parseDuration('2h'), 7_200_000);
+  assert.throws(() => parseDuration('5 minutes'), ConfigError);
+});
+
+test('unknown flags and bad values stop start-up with a clear message', () => {
+  assert.throws(() => loadConfig(['--no-such-flag=1'], {}), /unknown flag: --no-such-flag/);
+  assert.throws(() => loadConfig(['--secure-port=abc'], {}), /--secure-port: must be a non-negative integer|invalid value "abc" for --secure-port/);
+  assert.throws(() => loadConfig(['--authorization-mode=RBAC'], {}), /unknown authorization mode "RBAC"/);
+  assert.throws(() => loadConfig(['--auto-migrate=maybe'], {}), /must be true or false/);
+});
+
+test('.env.example lists every setting and the README documents every flag', () => {
+  assert.equal(readFileSync(new URL('../../.env.example', import.meta.url), 'utf8'), envExample());
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  for (const f of FLAGS) {
+    assert.ok(readme.includes(`\`--${f.name}\``), `README documents --${f.name}`);
+    assert.ok(readme.includes(`\`${f.env}\``), `README documents ${f.env}`);
+  }
+});
