@@ -18,7 +18,8 @@ export interface BenchContext {
    * server's watch hub neither sees them nor competes with them. */
   readonly rawDbUrl: string;
   url(path: string): URL;
-  log(message: string): void;
+  /** Logs progress and starts a CPU-accounting phase of that name. */
+  step(phase: string, detail: string): void;
 }
 
 const started = performance.now();

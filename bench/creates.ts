@@ -31,7 +31,7 @@ export async function measureCreates(ctx: BenchContext): Promise<Row[]> {
   await ensureNamespace(ctx, ns);
   const collection = ctx.url(`/api/v1/namespaces/${ns}/configmaps`);
 
-  ctx.log(`creates: server, ${n} creates from ${c} HTTPS clients (after ${warm} warm-up)`);
+  ctx.step('creates: server', `${n} creates from ${c} HTTPS clients (after ${warm} warm-up)`);
   let storedBytes = 0;
   await runConcurrent(c, warm, async (i) => {
     const reply = await expect(201, collection, ctx.agent, 'POST', configMapBody(ns, seqName('warm', i), cfg.payloadBytes));
@@ -44,7 +44,7 @@ export async function measureCreates(ctx: BenchContext): Promise<Row[]> {
 
   const rawPool = newPool(ctx.rawDbUrl, c);
   try {
-    ctx.log(`creates: raw, ${n} one-op kube_write_batch calls from ${c} connections`);
+    ctx.step('creates: raw one-op', `${n} one-op kube_write_batch calls from ${c} connections`);
     const single = async (i: number, prefix: string) => {
       const res = await rawPool.query({ name: 'kube_write_batch', text: WRITE_BATCH_SQL, values: [encodeOps([createOp('raw-single', seqName(prefix, i), cfg.payloadBytes)])] });
       if (res.rows[0]?.outcome !== 'ok') throw new Error(`raw create: ${res.rows[0]?.outcome}`);
@@ -52,7 +52,7 @@ export async function measureCreates(ctx: BenchContext): Promise<Row[]> {
     await runConcurrent(c, warm, (i) => single(i, 'warm'));
     const raw = await runConcurrent(c, n, (i) => single(i, 'cm'));
 
-    ctx.log(`creates: raw through WriteBatcher, ${n} creates from ${c} concurrent callers`);
+    ctx.step('creates: raw WriteBatcher', `${n} creates from ${c} concurrent callers`);
     const batcher = new WriteBatcher(rawPool);
     const batched = async (i: number, prefix: string) => {
       const r = await batcher.write(createOp('raw-batched', seqName(prefix, i), cfg.payloadBytes));

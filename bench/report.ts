@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { PhaseCpu } from './cpu.ts';
 
 /** One line of the results table: the server's figure beside raw PostgreSQL's. */
 export interface Row {
@@ -21,6 +22,9 @@ export interface Report {
   readonly machine: Record<string, string | number>;
   readonly config: Record<string, unknown>;
   readonly rows: readonly (Row & { ratio: number | null })[];
+  /** CPU by phase (see cpu.ts). */
+  readonly cpu?: readonly PhaseCpu[];
+  readonly failures?: readonly string[];
 }
 
 /** server / raw: above 1 is slower for latencies, below 1 is slower for throughputs. */

@@ -9,6 +9,8 @@ import { startTestServer } from '../test/helpers/server.ts';
 export interface BenchServer {
   readonly mode: 'child' | 'inprocess';
   readonly url: string;
+  /** The server's process id (this process's when in-process), for CPU accounting. */
+  readonly pid: number | undefined;
   /** The server's database (the bench reads it raw for the get and list comparisons). */
   readonly databaseUrl: string;
   /** A keep-alive agent presenting the admin client certificate; destroyed by stop(). */
@@ -54,6 +56,7 @@ export async function startBenchServer(mode: 'child' | 'inprocess'): Promise<Ben
     return {
       mode,
       url: ts.url,
+      pid: undefined,
       databaseUrl: ts.db.url,
       agent: agents.agent,
       stop: async () => {
@@ -82,6 +85,7 @@ export async function startBenchServer(mode: 'child' | 'inprocess'): Promise<Ben
   return {
     mode,
     url: running.url,
+    pid: running.child.pid,
     databaseUrl: db.url,
     agent: agents.agent,
     stop: async () => {

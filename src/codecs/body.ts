@@ -68,11 +68,23 @@ function decodeYaml(body: Uint8Array | string, options: DecodeOptions): unknown 
 /** Go's name for the value the type sniffing step could not read. */
 const GO_TYPE_PROBE = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 
+function jsonTypeOf(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value;
+}
+
 function requireObject(value: unknown, kind: string, body: Uint8Array | string): void {
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return;
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    // The type sniffing step reads apiVersion and kind as strings first.
+    for (const field of ['apiVersion', 'kind'] as const) {
+      const v = (value as Record<string, unknown>)[field];
+      if (v !== undefined && v !== null && typeof v !== 'string') {
+        throw unrecognized(kind, `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonTypeOf(v)} into Go struct field .${field} of type string`, body);
+      }
+    }
+    return;
+  }
   if (value === null) throw badRequest(`Object 'Kind' is missing in '${text(body).trim() || 'null'}'`);
-  const jsonType = Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value;
-  throw unrecognized(kind, `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonType} into Go value of type ${GO_TYPE_PROBE}`, body);
+  throw unrecognized(kind, `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonTypeOf(value)} into Go value of type ${GO_TYPE_PROBE}`, body);
 }
 
 function unrecognized(kind: string, why: string, body: Uint8Array | string) {

@@ -70,6 +70,8 @@ export class ResourceStore {
     this.#checkTypeMeta(body);
     const meta = (body.metadata ??= {});
     this.#checkNamespace(meta, namespace);
+    // Admission (NamespaceLifecycle) runs before the kind's rules, so it judges the name as sent.
+    if (this.kind.namespaced) await this.#namespaces.assertWritable(namespace, this.qualified, typeof meta.name === 'string' ? meta.name : '');
     const generate = !meta.name && typeof meta.generateName === 'string' && meta.generateName !== '';
     if (generate) meta.name = generateName(meta.generateName as string);
 
@@ -79,7 +81,6 @@ export class ResourceStore {
     this.kind.strategy.prepareForCreate?.(obj);
     this.kind.strategy.canonicalize?.(obj);
     this.#validate(obj, validateObjectMeta(this.kind, obj), this.kind.strategy.validate?.(obj) ?? []);
-    if (this.kind.namespaced) await this.#namespaces.assertWritable(meta.namespace as string, this.qualified, obj.metadata.name);
 
     if (options.dryRun) {
       if (await this.#storage.get(this.key(namespace, obj.metadata.name))) throw alreadyExists(this.qualified, obj.metadata.name);
@@ -329,11 +330,16 @@ export class ResourceStore {
   #checkTypeMeta(body: KubeObject): void {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the request body must be a JSON object');
     const expected = apiVersionOf(this.kind);
-    if (body.kind !== undefined && body.kind !== this.kind.kind) {
-      throw badRequest(`the API version in the data (${String(body.apiVersion ?? '')}) does not match the expected API version (${expected})`);
-    }
-    if (body.apiVersion !== undefined && body.apiVersion !== expected) {
-      throw badRequest(`the API version in the data (${String(body.apiVersion)}) does not match the expected API version (${expected})`);
+    // Missing parts default to the endpoint's, as the decoder does; anything else names a type this
+    // endpoint cannot decode, and the message is the real decoder's.
+    const kind = body.kind === undefined || body.kind === '' ? this.kind.kind : String(body.kind);
+    const apiVersion = body.apiVersion === undefined || body.apiVersion === '' ? expected : String(body.apiVersion);
+    if (kind !== this.kind.kind || apiVersion !== expected) {
+      const version = apiVersion.slice(apiVersion.indexOf('/') + 1);
+      throw badRequest(
+        `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${this.kind.kind}: ` +
+          `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "pkg/api/legacyscheme/scheme.go:30"`,
+      );
     }
     if (body.metadata !== undefined && (typeof body.metadata !== 'object' || body.metadata === null || Array.isArray(body.metadata))) {
       throw badRequest('metadata must be an object');

@@ -86,6 +86,16 @@ export function assertStatus(res: Reply, code: number, reason: string, message?:
   return s;
 }
 
+/** Clears metadata.finalizers by GET and PUT, retrying on conflicts (controllers write too). */
+export async function removeFinalizers(api: Api, path: string): Promise<Reply> {
+  for (let attempt = 0; ; attempt++) {
+    const current = await api.get(path);
+    assert.equal(current.status, 200, current.text);
+    const res = await api.put(path, { ...current.json, metadata: { ...current.json.metadata, finalizers: [] } });
+    if (res.status !== 409 || attempt >= 10) return res;
+  }
+}
+
 /** Polls `probe` until it returns a truthy value or the deadline passes. */
 export async function eventually<T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { ApiError, unsupportedMediaType } from '../../api/errors.ts';
 import type { KubeObject } from '../../api/types.ts';
 import { acceptedContentTypes, decodeBody, parseContentType } from '../../codecs/index.ts';
+import { applyPatch } from '../../registry/patch/apply-patch.ts';
 import { readBody } from '../body.ts';
 import { writeObject } from '../respond.ts';
 import type { RequestScope } from '../scope.ts';
@@ -24,8 +25,6 @@ export async function handlePatch(ctx: Context, scope: RequestScope): Promise<vo
   const raw = await readBody(ctx, scope.settings.maxRequestBodyBytes);
   const patch = decodeBody(raw, format);
   const precondition = conditionalVersion(patch, format);
-  const applyPatchModule = '../../registry/patch/apply-patch.ts';
-  const { applyPatch } = (await import(applyPatchModule)) as { applyPatch: (f: PatchKind, c: object, p: unknown, m: string) => object };
 
   const stored = await scope.store.mutate(
     scope.info.namespace,

@@ -1,0 +1,193 @@
+import https from 'node:https';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { ensureNamespace, type BenchContext } from './context.ts';
+import { expect } from './http.ts';
+import { configMapBody, createOp, encodeOps, WRITE_BATCH_SQL } from './objects.ts';
+import type { Row } from './report.ts';
+import { rounded, summarize } from './stats.ts';
+
+const NAME_PREFIX = 'bw-';
+/** Finds the written object's name in an event line without parsing ~1 KiB of JSON per watcher. */
+const NAME_RE = /"name": ?"bw-(\d+)"/;
+const SOCKETS_PER_AGENT = 256;
+const OPEN_WAVE = 50;
+const DELIVERY_TIMEOUT_MS = 15_000;
+
+interface Watch {
+  req: ReturnType<typeof https.request>;
+  ended: boolean;
+}
+
+/**
+ * Write-to-event latency with W open watches on one namespace's ConfigMaps: writes go one at a time;
+ * each is timed from just before its POST is sent to the arrival of its event at every watcher.
+ * Raw: a one-op kube_write_batch (INSERT + history + pg_notify, committed) to a LISTENing client.
+ */
+export async function measureWatch(ctx: BenchContext): Promise<Row[]> {
+  const { cfg } = ctx;
+  const ns = 'bench-watch';
+  const W = cfg.watchers;
+  await ensureNamespace(ctx, ns);
+  const collection = `/api/v1/namespaces/${ns}/configmaps`;
+  const startRv = (JSON.parse((await expect(200, ctx.url(`${collection}?limit=1`), ctx.agent)).text) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+
+  const total = cfg.watchWrites;
+  const warmups = 3;
+  const sendAt: number[] = [];
+  const received = new Int32Array(total + warmups);
+  const waiters = new Map<number, () => void>();
+  const latencies: number[] = [];
+  const firstArrival: number[] = [];
+  const lastArrival: number[] = [];
+  let strayEvents = 0;
+
+  const onLine = (line: string, at: number) => {
+    const m = NAME_RE.exec(line);
+    if (!m) {
+      strayEvents++;
+      return;
+    }
+    const k = Number(m[1]);
+    const count = ++received[k];
+    if (k >= warmups) {
+      const ms = at - sendAt[k];
+      latencies.push(ms);
+      if (count === 1) firstArrival[k] = ms;
+      if (count === W) lastArrival[k] = ms;
+    }
+    if (count === W) waiters.get(k)?.();
+  };
+
+  const agents = Array.from({ length: Math.ceil(W / SOCKETS_PER_AGENT) }, () => ctx.server.agent({ maxSockets: SOCKETS_PER_AGENT }));
+  const watchUrl = ctx.url(`${collection}?watch=true&resourceVersion=${startRv}&timeoutSeconds=1800`);
+  const watches: Watch[] = [];
+  const open = (i: number) =>
+    new Promise<void>((resolve, reject) => {
+      const w: Watch = { req: undefined as never, ended: false };
+      w.req = https.request(watchUrl, { agent: agents[i % agents.length], headers: { Accept: 'application/json' } }, (res) => {
+        if (res.statusCode !== 200) return reject(new Error(`watch ${i} answered ${res.statusCode}`));
+        let buffer = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          const at = performance.now();
+          buffer += chunk;
+          let nl: number;
+          while ((nl = buffer.indexOf('\n')) >= 0) {
+            onLine(buffer.slice(0, nl), at);
+            buffer = buffer.slice(nl + 1);
+          }
+        });
+        res.on('close', () => (w.ended = true));
+        resolve();
+      });
+      w.req.on('error', (err) => (w.ended ? undefined : reject(err)));
+      w.req.end();
+      watches.push(w);
+    });
+
+  try {
+    ctx.step('watch: open', `${W} watches over ${agents.length} agents`);
+    const openStart = performance.now();
+    for (let i = 0; i < W; i += OPEN_WAVE) await Promise.all(Array.from({ length: Math.min(OPEN_WAVE, W - i) }, (_, j) => open(i + j)));
+    const openMs = performance.now() - openStart;
+
+    const write = async (k: number) => {
+      const delivered = new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), DELIVERY_TIMEOUT_MS);
+        waiters.set(k, () => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      });
+      const body = configMapBody(ns, `${NAME_PREFIX}${k}`, cfg.payloadBytes);
+      sendAt[k] = performance.now();
+      await expect(201, ctx.url(collection), ctx.agent, 'POST', body);
+      const ackMs = performance.now() - sendAt[k];
+      const ok = await delivered;
+      waiters.delete(k);
+      if (!ok) throw new Error(`write ${k}: only ${received[k]} of ${W} watchers got the event within ${DELIVERY_TIMEOUT_MS} ms`);
+      return ackMs;
+    };
+    // Warm-up writes also prove every watch is registered (headers go out before registration).
+    for (let k = 0; k < warmups; k++) await write(k);
+    ctx.step('watch: server writes', `${W} watches open in ${Math.round(openMs)} ms; ${total} writes, one at a time`);
+    const acks: number[] = [];
+    for (let k = warmups; k < warmups + total; k++) {
+      acks.push(await write(k));
+      if (cfg.watchGapMs > 0) await new Promise((r) => setTimeout(r, cfg.watchGapMs));
+    }
+    const closedEarly = watches.filter((w) => w.ended).length;
+
+    const raw = await rawNotifyLatency(ctx, total);
+    const all = rounded(summarize(latencies));
+    const firsts = rounded(summarize(firstArrival.filter((x) => x !== undefined)));
+    const lasts = rounded(summarize(lastArrival.filter((x) => x !== undefined)));
+    const ack = rounded(summarize(acks));
+    const details = { deliveries: all, firstWatcher: firsts, lastWatcher: lasts, writeAck: ack, raw, openMs: Math.round(openMs), closedEarly, strayEvents };
+    return [
+      {
+        id: 'watch_event_p50',
+        metric: `write→event p50, ${W} watchers`,
+        unit: 'ms',
+        server: all.p50,
+        raw: raw.notify.p50,
+        better: 'lower',
+        note:
+          `raw: one-op kube_write_batch (INSERT objects + history + pg_notify) sent → notification at a LISTENing pg client, ${total} times. ` +
+          `Server: over ${all.count} deliveries of ${total} writes; first watcher p50 ${firsts.p50} ms, last watcher p50 ${lasts.p50} ms ` +
+          `(fan-out spread); the POST itself p50 ${ack.p50} ms. Includes the client parsing ${W} streams in this process.`,
+        details,
+      },
+      {
+        id: 'watch_event_p99',
+        metric: `write→event p99, ${W} watchers`,
+        unit: 'ms',
+        server: all.p99,
+        raw: raw.notify.p99,
+        better: 'lower',
+      },
+    ];
+  } finally {
+    for (const w of watches) {
+      w.ended = true;
+      w.req.destroy();
+    }
+    for (const a of agents) a.destroy();
+  }
+}
+
+/** Sequential one-op writes on the raw database, each timed to its NOTIFY's arrival at a listener. */
+async function rawNotifyLatency(ctx: BenchContext, count: number) {
+  ctx.step('watch: raw', `${count} write→NOTIFY round trips`);
+  const listener = new pg.Client({ connectionString: ctx.rawDbUrl });
+  const writer = new pg.Client({ connectionString: ctx.rawDbUrl });
+  await Promise.all([listener.connect(), writer.connect()]);
+  try {
+    await listener.query('listen kube_changes');
+    let waiting: ((at: number) => void) | null = null;
+    listener.on('notification', () => {
+      const at = performance.now();
+      waiting?.(at);
+      waiting = null;
+    });
+    const notify: number[] = [];
+    const commit: number[] = [];
+    for (let k = -3; k < count; k++) {
+      const arrived = new Promise<number>((resolve) => (waiting = resolve));
+      const op = encodeOps([createOp('raw-watch', `${NAME_PREFIX}${k + 3}`, ctx.cfg.payloadBytes)]);
+      const t0 = performance.now();
+      await writer.query({ name: 'kube_write_batch', text: WRITE_BATCH_SQL, values: [op] });
+      const committed = performance.now() - t0;
+      const at = await arrived;
+      if (k >= 0) {
+        notify.push(at - t0);
+        commit.push(committed);
+      }
+      if (ctx.cfg.watchGapMs > 0) await new Promise((r) => setTimeout(r, ctx.cfg.watchGapMs));
+    }
+    return { notify: rounded(summarize(notify)), commit: rounded(summarize(commit)) };
+  } finally {
+    await Promise.all([listener.end(), writer.end()]);
+  }
+}
