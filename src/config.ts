@@ -61,7 +61,8 @@ export interface Config {
   compactionIntervalMs: number;
   watchBookmarkIntervalMs: number;
   maxRequestBodyBytes: number;
-  minRequestTimeoutSeconds: number;
+  /** Seconds. */
+  minRequestTimeout: number;
   leaderElect: boolean;
   leaderElectLeaseDurationMs: number;
   shutdownDelayDurationMs: number;

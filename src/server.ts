@@ -132,7 +132,7 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
     settings: {
       maxRequestBodyBytes: config.maxRequestBodyBytes,
       watchBookmarkIntervalMs: config.watchBookmarkIntervalMs,
-      minRequestTimeoutSeconds: config.minRequestTimeoutSeconds,
+      minRequestTimeoutSeconds: config.minRequestTimeout,
       watchList: gates.get('WatchList') === true,
     },
     logger,

@@ -167,8 +167,9 @@ export function unauthorized(message = 'Unauthorized'): ApiError {
   return new ApiError(401, 'Unauthorized', message);
 }
 
+/** The router's 405; upstream's carries empty details (`"details":{}`). */
 export function methodNotAllowed(): ApiError {
-  return new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+  return new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
 }
 
 export function notAcceptable(accepted: string[]): ApiError {

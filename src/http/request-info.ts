@@ -1,3 +1,5 @@
+import { badRequest } from '../api/errors.ts';
+
 /**
  * What a request is about, parsed once from the URL: the same attributes authorization,
  * audit and the handlers read.
@@ -39,8 +41,19 @@ function isTrue(value: string | null): boolean {
   return value !== null && value !== 'false' && value !== '0' && value !== 'False' && value !== 'FALSE';
 }
 
+/** The path with its escapes decoded, as Go's URL.Path is (`my%2Dcm` names `my-cm`); 400 for a malformed escape. */
+function decodePath(path: string): string {
+  if (!path.includes('%')) return path;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    throw badRequest(`invalid URL escape in path ${JSON.stringify(path)}`);
+  }
+}
+
 /** Parses `/api/v1/...` and `/apis/<group>/<version>/...` the way the real server does. */
-export function parseRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
+export function parseRequestInfo(method: string, rawPath: string, query: URLSearchParams): RequestInfo {
+  const path = decodePath(rawPath);
   const nonResource: RequestInfo = {
     isResourceRequest: false,
     path,

@@ -33,8 +33,9 @@ const SUBRESOURCE_VERBS: Record<string, readonly Verb[]> = {
   finalize: ['update'],
 };
 
+/** The 404 for a path nothing serves; upstream's carries empty details (`"details":{}`). */
 export function notFoundError(): ApiError {
-  return new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+  return new ApiError(404, 'NotFound', 'the server could not find the requested resource', {});
 }
 
 /** Dispatches resource requests (/api/v1/…, /apis/<g>/<v>/…) to the handler of their verb. */

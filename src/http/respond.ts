@@ -1,23 +1,31 @@
 import type { Context } from 'koa';
 import type { KubeObject, Status, SuccessStatus } from '../api/types.ts';
 import { encodeBody, isPretty, negotiateResponse, type NegotiatedResponse } from '../codecs/index.ts';
-import type { KindDefinition } from '../registry/kind.ts';
+import { encodeProtobufObject } from '../codecs/protobuf/index.ts';
+import { apiVersionOf, type KindDefinition } from '../registry/kind.ts';
 import { parseIncludeObject, toTable } from '../registry/table.ts';
 
-/** Picks the response encoding for a resource request (406 when none fits). */
-export function negotiate(ctx: Context, options: { allowTable: boolean; isWatch?: boolean }): NegotiatedResponse {
+/** Picks the response encoding for a resource request (406 when none fits); built-in kinds speak protobuf too. */
+export function negotiate(ctx: Context, kind: KindDefinition, options: { allowTable: boolean; isWatch?: boolean }): NegotiatedResponse {
   return negotiateResponse(ctx.get('accept') || undefined, {
     allowTable: options.allowTable,
     allowPartialMetadata: false,
+    allowProtobuf: true,
     isWatch: options.isWatch,
   });
+}
+
+/** The JSON form of a value, or its protobuf envelope, as the negotiated format says. */
+export function encodeNegotiated(value: unknown, n: NegotiatedResponse, prettyOutput: boolean): string | Buffer {
+  if (n.format === 'protobuf') return Buffer.from(encodeProtobufObject(value as Record<string, unknown>));
+  return encodeBody(value, n.format === 'yaml' ? 'yaml' : 'json', { pretty: prettyOutput });
 }
 
 function pretty(ctx: Context, n: NegotiatedResponse): boolean {
   return n.pretty || isPretty(ctx.query.pretty as string | undefined, ctx.get('user-agent'));
 }
 
-function send(ctx: Context, code: number, contentType: string, body: string): void {
+function send(ctx: Context, code: number, contentType: string, body: string | Buffer): void {
   ctx.status = code;
   // Set before the body so koa does not pick a type (and a charset) of its own.
   ctx.set('Content-Type', contentType);
@@ -36,7 +44,7 @@ export function writeObject(
   text: string | undefined,
   negotiated?: NegotiatedResponse,
 ): void {
-  const n = negotiated ?? negotiate(ctx, { allowTable: true });
+  const n = negotiated ?? negotiate(ctx, kind, { allowTable: true });
   if (n.output === 'table-json' || n.output === 'table-yaml') {
     const table = toTable(kind, [object], { includeObject: parseIncludeObject(ctx.query.includeObject as string | undefined), version: n.convert?.version });
     send(ctx, code, n.contentType, encodeBody(table, n.output === 'table-yaml' ? 'yaml' : 'json', { pretty: pretty(ctx, n) }));
@@ -46,7 +54,11 @@ export function writeObject(
     send(ctx, code, n.contentType, text);
     return;
   }
-  send(ctx, code, n.contentType, encodeBody(object, n.format === 'yaml' ? 'yaml' : 'json', { pretty: pretty(ctx, n) }));
+  if (n.format === 'protobuf') {
+    object.apiVersion ??= apiVersionOf(kind);
+    object.kind ??= kind.kind;
+  }
+  send(ctx, code, n.contentType, encodeNegotiated(object, n, pretty(ctx, n)));
 }
 
 /** Writes a Status (success or failure) in the negotiated type, falling back to JSON. */

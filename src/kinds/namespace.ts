@@ -1,6 +1,6 @@
 import type { FieldError } from '../api/errors.ts';
 import type { KubeObject } from '../api/types.ts';
-import { defineKind } from '../registry/kind.ts';
+import { ALL_VERBS, defineKind } from '../registry/kind.ts';
 import { qualifiedNameErrors } from '../registry/validation/names.ts';
 
 /** The finalizer the namespace controller removes once the namespace is empty. */
@@ -28,6 +28,18 @@ function validateNamespace(obj: KubeObject): FieldError[] {
   return errs;
 }
 
+/** status.phase follows deletion: Active while live, Terminating once deleted (the field path is upstream's). */
+function validatePhase(obj: KubeObject): FieldError[] {
+  const phase = (obj as NamespaceLike).status?.phase || 'Active';
+  if (!obj.metadata?.deletionTimestamp && phase !== 'Active') {
+    return [{ type: 'FieldValueInvalid', field: 'status.Phase', value: phase, detail: "may only be 'Active' if `deletionTimestamp` is empty" }];
+  }
+  if (obj.metadata?.deletionTimestamp && phase !== 'Terminating') {
+    return [{ type: 'FieldValueInvalid', field: 'status.Phase', value: phase, detail: 'may only be in terminating status if `deletionTimestamp` is not empty' }];
+  }
+  return [];
+}
+
 export const namespaces = defineKind({
   group: '',
   version: 'v1',
@@ -37,6 +49,8 @@ export const namespaces = defineKind({
   shortNames: ['ns'],
   schemaMessage: 'k8s.io.api.core.v1.Namespace',
   nameRule: 'dns-label',
+  // As upstream: namespaces are deleted one at a time, there is no deletecollection.
+  verbs: ALL_VERBS.filter((v) => v !== 'deletecollection'),
   hasStatus: true,
   subresources: ['finalize'],
   fieldSelectors: { 'status.phase': ['status', 'phase'] },
@@ -65,6 +79,6 @@ export const namespaces = defineKind({
       return { ...old, spec: { ...((old as NamespaceLike).spec ?? {}), finalizers: specFinalizers(obj) } };
     },
     validate: validateNamespace,
-    validateUpdate: (obj) => validateNamespace(obj),
+    validateUpdate: (obj) => [...validateNamespace(obj), ...validatePhase(obj)],
   },
 });

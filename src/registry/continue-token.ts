@@ -31,11 +31,12 @@ export function decodeContinue(token: string, namespaced: boolean): ContinuePosi
   if (typeof rv !== 'number' || !Number.isSafeInteger(rv) || rv === 0 || rv < -1) throw invalidToken('invalid resource version');
   if (typeof start !== 'string' || !start.endsWith('\u0000') || start.length < 2) throw invalidToken('invalid start key');
   const key = start.slice(0, -1);
-  if (key.includes('..') || key.startsWith('/')) throw invalidToken('continue key is not valid');
+  // No stored name holds a NUL, so a key with one cannot come from this server.
+  if (key.includes('..') || key.startsWith('/') || key.includes('\u0000')) throw invalidToken(key);
   let after: ListKey;
   if (namespaced) {
     const slash = key.indexOf('/');
-    if (slash < 0) throw invalidToken('continue key is not valid');
+    if (slash < 0) throw invalidToken(key);
     after = { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
   } else {
     after = { namespace: '', name: key };
@@ -43,6 +44,7 @@ export function decodeContinue(token: string, namespaced: boolean): ContinuePosi
   return { resourceVersion: rv, after };
 }
 
+/** upstream: `invalid continue token: continue key is not valid: <why>` (400). */
 function invalidToken(why: string) {
-  return badRequest(`continue key is not valid: ${why}`);
+  return badRequest(`invalid continue token: continue key is not valid: ${why}`);
 }

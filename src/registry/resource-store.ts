@@ -16,6 +16,7 @@ import { StorageError, type ObjectKey, type Storage, type StoredObject } from '.
 import type { DeleteOptions } from './delete-options.ts';
 import { apiVersionOf, type KindDefinition } from './kind.ts';
 import { canonicalJson, carryUpdateFields, fillCreateFields, generateName, nowTimestamp, specOf } from './system-fields.ts';
+import { findTypeError } from './type-check.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from './validation/object-meta.ts';
 
 /** Checks that a namespaced create may go into the namespace (exists, not terminating). */
@@ -306,9 +307,10 @@ export class ResourceStore {
       if (options.dryRun) return { stored: { object: next, text: JSON.stringify(next), resourceVersion: 0 }, created: false };
       try {
         if (next.metadata.deletionTimestamp && this.#pendingFinalizers(next).length === 0) {
-          // The last finalizer went: the object leaves storage instead of being updated.
+          // The last finalizer went: the object leaves storage instead of being updated. The client
+          // still gets the object it asked for (finalizers gone), as upstream answers such an update.
           const deleted = await this.#storage.delete(key, (current as StoredObject).resourceVersion);
-          return { stored: deleted, created: false };
+          return { stored: { object: next, text: JSON.stringify(next), resourceVersion: deleted.resourceVersion }, created: false };
         }
         return { stored: await this.#storage.update(key, next, (current as StoredObject).resourceVersion), created: false };
       } catch (err) {
@@ -332,18 +334,15 @@ export class ResourceStore {
     const expected = apiVersionOf(this.kind);
     // Missing parts default to the endpoint's, as the decoder does; anything else names a type this
     // endpoint cannot decode, and the message is the real decoder's.
-    const kind = body.kind === undefined || body.kind === '' ? this.kind.kind : String(body.kind);
-    const apiVersion = body.apiVersion === undefined || body.apiVersion === '' ? expected : String(body.apiVersion);
+    const kind = body.kind == null || body.kind === '' ? this.kind.kind : String(body.kind);
+    const apiVersion = body.apiVersion == null || body.apiVersion === '' ? expected : String(body.apiVersion);
+    const version = apiVersion.slice(apiVersion.indexOf('/') + 1);
+    const cannot = `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${this.kind.kind}`;
     if (kind !== this.kind.kind || apiVersion !== expected) {
-      const version = apiVersion.slice(apiVersion.indexOf('/') + 1);
-      throw badRequest(
-        `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${this.kind.kind}: ` +
-          `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "pkg/api/legacyscheme/scheme.go:30"`,
-      );
+      throw badRequest(`${cannot}: no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "pkg/api/legacyscheme/scheme.go:30"`);
     }
-    if (body.metadata !== undefined && (typeof body.metadata !== 'object' || body.metadata === null || Array.isArray(body.metadata))) {
-      throw badRequest('metadata must be an object');
-    }
+    const typeError = findTypeError(this.kind.schemaMessage, body);
+    if (typeError) throw badRequest(`${cannot}: ${typeError}`);
   }
 
   #checkNamespace(meta: Record<string, unknown>, namespace: string): void {
@@ -379,7 +378,7 @@ export class ResourceStore {
       case 'Expired':
         return expired(err.message);
       case 'TooLargeVersion': {
-        const e = timeout(err.message);
+        const e = timeout(`Timeout: ${err.message}`);
         e.status.details = { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 };
         return e;
       }

@@ -14,6 +14,13 @@ test('defaults match the documented first start', () => {
   assert.equal(c.autoMigrate, true);
 });
 
+test('every setting of the Config is filled in (no flag maps to a misspelt key)', () => {
+  const c = loadConfig([], {}) as unknown as Record<string, unknown>;
+  assert.equal(Object.keys(c).length, FLAGS.length);
+  for (const [k, v] of Object.entries(c)) assert.notEqual(v, undefined, k);
+  assert.equal(c.minRequestTimeout, 1800);
+});
+
 test('flags win over the environment, in both --name=value and --name value forms', () => {
   const c = loadConfig(['--secure-port', '7000', '--bind-address=0.0.0.0', '--auto-migrate=false'], { SECURE_PORT: '6000', DATA_DIR: '/srv' });
   assert.equal(c.securePort, 7000);

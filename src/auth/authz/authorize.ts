@@ -30,7 +30,7 @@ export function authorize(authorizers: readonly Authorizer[]) {
       }
     }
     const message = forbiddenMessage(user, request) + (reason ? `: ${reason}` : '');
-    if (!request.isResourceRequest) throw new ApiError(403, 'Forbidden', `forbidden: ${message}`);
+    if (!request.isResourceRequest) throw new ApiError(403, 'Forbidden', `forbidden: ${message}`, {});
     const resource = request.subresource ? `${request.resource}/${request.subresource}` : request.resource;
     throw forbidden({ group: request.apiGroup, resource }, request.name, message);
   };

@@ -22,11 +22,16 @@ export function parseRfc3339(text: string): Timestamp | undefined {
   const minute = Number(mi);
   const second = Number(s);
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return undefined;
-  const date = new Date(0);
-  date.setUTCFullYear(Number(y), month - 1, day);
-  date.setUTCHours(hour, minute, second, 0);
-  if (date.getUTCDate() !== day) return undefined; // Feb 30 and the like
-  let seconds = date.getTime() / 1000;
+  const year = Number(y);
+  let ms = Date.UTC(year, month - 1, day, hour, minute, second);
+  if (year < 100) {
+    // Date.UTC reads years 0–99 as 1900–1999.
+    const date = new Date(ms);
+    date.setUTCFullYear(year);
+    ms = date.getTime();
+  }
+  if (new Date(ms).getUTCDate() !== day) return undefined; // Feb 30 and the like
+  let seconds = ms / 1000;
   if (offSign) {
     const offset = (Number(offH) * 60 + Number(offM)) * 60;
     seconds += offSign === '+' ? -offset : offset;
@@ -42,8 +47,11 @@ function pad(n: number, width: number): string {
 /** Seconds since the epoch as `YYYY-MM-DDTHH:MM:SSZ` (UTC). */
 export function formatRfc3339(seconds: number): string {
   const d = new Date(seconds * 1000);
+  const year = d.getUTCFullYear();
+  // toISOString is fast and exact for four-digit years; it writes others as ±YYYYYY.
+  if (year >= 0 && year <= 9999) return `${d.toISOString().slice(0, 19)}Z`;
   return (
-    `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)}` +
+    `${pad(year, 4)}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)}` +
     `T${pad(d.getUTCHours(), 2)}:${pad(d.getUTCMinutes(), 2)}:${pad(d.getUTCSeconds(), 2)}Z`
   );
 }

@@ -36,7 +36,8 @@ export function setEmbeddedObjectDecoder(decoder: EmbeddedDecoder): void {
 
 const MAGIC = [0x6b, 0x38, 0x73, 0x00] as const;
 
-function hasMagic(bytes: Uint8Array): boolean {
+/** Whether bytes start with the protobuf envelope magic `6b 38 73 00`. */
+export function hasMagic(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && bytes[0] === MAGIC[0] && bytes[1] === MAGIC[1] && bytes[2] === MAGIC[2] && bytes[3] === MAGIC[3];
 }
 
@@ -280,4 +281,3 @@ export const WELL_KNOWN_CODECS: ReadonlyMap<string, WellKnownCodec> = new Map<st
   ['k8s.io.apimachinery.pkg.runtime.RawExtension', rawExtension],
 ]);
 
-export { hasMagic };

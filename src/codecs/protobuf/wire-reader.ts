@@ -22,6 +22,7 @@ export class WireError extends Error {
 
 const TWO_32 = 4294967296;
 const utf8 = new TextDecoder('utf-8');
+const SHORT_STRING = 48;
 
 export class WireReader {
   readonly buf: Uint8Array;
@@ -132,7 +133,19 @@ export class WireReader {
     const stop = this.delimited(end);
     const start = this.pos;
     this.pos = stop;
-    if (start === stop) return '';
+    const len = stop - start;
+    if (len === 0) return '';
+    if (len <= SHORT_STRING) {
+      // Most API strings are short ASCII: building them directly beats a TextDecoder call.
+      const buf = this.buf;
+      let out = '';
+      for (let i = start; i < stop; i++) {
+        const c = buf[i]!;
+        if (c >= 0x80) return utf8.decode(buf.subarray(start, stop));
+        out += String.fromCharCode(c);
+      }
+      return out;
+    }
     return utf8.decode(this.buf.subarray(start, stop));
   }
 

@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { invalid } from '../../api/errors.ts';
 import type { KubeObject } from '../../api/types.ts';
 import { decodeBody, parseContentType } from '../../codecs/index.ts';
+import { decodeProtobufObject } from '../../codecs/protobuf/index.ts';
 import { dryRunErrors } from '../../registry/delete-options.ts';
 import {
   fieldProblemText,
@@ -46,8 +47,13 @@ export function writeParams(ctx: Context): { dryRun: boolean; fieldValidation: '
  */
 export async function decodeObject(ctx: Context, scope: RequestScope): Promise<DecodedWrite> {
   const params = writeParams(ctx);
-  const format = parseContentType(ctx.get('content-type') || undefined, { allowYaml: true });
+  const format = parseContentType(ctx.get('content-type') || undefined, { allowYaml: true, allowProtobuf: true });
   const raw = await readBody(ctx, scope.settings.maxRequestBodyBytes);
+  if (format === 'protobuf') {
+    // Protobuf has no unknown or duplicate fields to report: the schema is the wire format.
+    const decoded = decodeProtobufObject(raw, { expect: { apiVersion: apiVersionOf(scope.kind), kind: scope.kind.kind } });
+    return { object: decoded.object as KubeObject, dryRun: params.dryRun };
+  }
   const object = decodeBody(raw, format, { expectKind: scope.kind.kind }) as KubeObject;
   applyFieldValidation(ctx, scope, object, format === 'json' ? raw.toString('utf8') : undefined, params.fieldValidation);
   return { object, dryRun: params.dryRun };

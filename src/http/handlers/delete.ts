@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { decodeBody, parseContentType } from '../../codecs/index.ts';
+import { decodeProtobufObject } from '../../codecs/protobuf/index.ts';
 import { parseDeleteOptions, type DeleteOptions } from '../../registry/delete-options.ts';
 import { readBody } from '../body.ts';
 import { writeObject, writeStatus } from '../respond.ts';
@@ -10,8 +11,11 @@ export async function readDeleteOptions(ctx: Context, scope: RequestScope): Prom
   const raw = await readBody(ctx, scope.settings.maxRequestBodyBytes);
   let body: unknown;
   if (raw.length > 0) {
-    const format = parseContentType(ctx.get('content-type') || undefined, { allowYaml: true });
-    body = decodeBody(raw, format);
+    const format = parseContentType(ctx.get('content-type') || undefined, { allowYaml: true, allowProtobuf: true });
+    body =
+      format === 'protobuf'
+        ? decodeProtobufObject(raw, { expect: { apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions' } }).object
+        : decodeBody(raw, format);
   }
   return parseDeleteOptions(ctx.URL.searchParams, body);
 }

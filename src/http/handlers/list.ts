@@ -5,12 +5,12 @@ import { apiVersionOf } from '../../registry/kind.ts';
 import { listResource, type ListPage } from '../../registry/list-reader.ts';
 import { parseListQuery } from '../../registry/list-options.ts';
 import { parseIncludeObject, toTable } from '../../registry/table.ts';
-import { negotiate } from '../respond.ts';
+import { encodeNegotiated, negotiate } from '../respond.ts';
 import type { RequestScope } from '../scope.ts';
 
 /** GET on a collection: one page, at the snapshot the resourceVersion rules pick. */
 export async function handleList(ctx: Context, scope: RequestScope): Promise<void> {
-  const n = negotiate(ctx, { allowTable: true });
+  const n = negotiate(ctx, scope.kind, { allowTable: true });
   const query = parseListQuery(ctx.URL.searchParams);
   const namespace = scope.kind.namespaced && scope.info.namespace ? scope.info.namespace : undefined;
   const page = await listResource(scope.store, scope.storage, namespace, query);
@@ -30,7 +30,7 @@ export async function handleList(ctx: Context, scope: RequestScope): Promise<voi
     ctx.body = listJson(scope, page);
   } else {
     const list = JSON.parse(listJson(scope, page)) as unknown;
-    ctx.body = encodeBody(list, n.format === 'yaml' ? 'yaml' : 'json', { pretty });
+    ctx.body = encodeNegotiated(list, n, pretty);
   }
 }
 

@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { expired, invalid, type ApiError } from '../../api/errors.ts';
 import type { KubeObject, Status, WatchEventType } from '../../api/types.ts';
 import { frameSerializedWatchEvent, type NegotiatedResponse } from '../../codecs/index.ts';
+import { encodeProtobufWatchEvent } from '../../codecs/protobuf/index.ts';
 import { parseSelectors } from '../../registry/filter.ts';
 import { apiVersionOf } from '../../registry/kind.ts';
 import { listResource } from '../../registry/list-reader.ts';
@@ -45,7 +46,7 @@ function startOf(q: ListQuery): Start {
  * stream started (an expired resourceVersion) arrive as an ERROR event carrying a Status.
  */
 export async function handleWatch(ctx: Context, scope: RequestScope): Promise<void> {
-  const n = negotiate(ctx, { allowTable: true, isWatch: true });
+  const n = negotiate(ctx, scope.kind, { allowTable: true, isWatch: true });
   const query = parseListQuery(ctx.URL.searchParams);
   validateListQuery(query);
   if (query.sendInitialEvents !== undefined && !scope.settings.watchList) {
@@ -77,7 +78,7 @@ export async function handleWatch(ctx: Context, scope: RequestScope): Promise<vo
     };
     const timer = setTimeout(end, timeoutSeconds * 1000);
     stream.onEnd = end;
-    ctx.req.on('close', end);
+    // The response closes when the client goes away (the request's own 'close' only means its body was read).
     ctx.res.on('close', end);
   });
 
@@ -184,6 +185,10 @@ class WatchStream {
       this.#write(frameSerializedWatchEvent(type, JSON.stringify(table)));
       return;
     }
+    if (this.#negotiated.format === 'protobuf') {
+      this.#write(encodeProtobufWatchEvent(type, JSON.parse(objectText) as Record<string, unknown>));
+      return;
+    }
     this.#write(frameSerializedWatchEvent(type, objectText));
   }
 
@@ -196,11 +201,16 @@ class WatchStream {
       this.#write(frameSerializedWatchEvent('BOOKMARK', JSON.stringify(initialEventsEnd ? { ...table, metadata: { ...table.metadata, annotations: metadata.annotations } } : table)));
       return;
     }
-    this.#write(frameSerializedWatchEvent('BOOKMARK', JSON.stringify(obj)));
+    this.#write(this.#frame('BOOKMARK', obj));
   }
 
   error(status: Status): void {
-    this.#write(frameSerializedWatchEvent('ERROR', JSON.stringify(status)));
+    this.#write(this.#frame('ERROR', status));
+  }
+
+  #frame(type: WatchEventType, obj: object): string | Uint8Array {
+    if (this.#negotiated.format === 'protobuf') return encodeProtobufWatchEvent(type, obj as Record<string, unknown>);
+    return frameSerializedWatchEvent(type, JSON.stringify(obj));
   }
 
   end(): void {
@@ -211,7 +221,7 @@ class WatchStream {
     this.onEnd();
   }
 
-  #write(frame: string): void {
+  #write(frame: string | Uint8Array): void {
     if (this.closed) return;
     this.#ctx.res.write(frame);
   }
