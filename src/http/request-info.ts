@@ -41,14 +41,20 @@ function isTrue(value: string | null): boolean {
   return value !== null && value !== 'false' && value !== '0' && value !== 'False' && value !== 'FALSE';
 }
 
-/** The path with its escapes decoded, as Go's URL.Path is (`my%2Dcm` names `my-cm`); 400 for a malformed escape. */
+/**
+ * The path with its escapes decoded, as Go's URL.Path is (`my%2Dcm` names `my-cm`); 400 for a
+ * malformed escape, and for an escaped NUL, which no stored name or namespace can hold.
+ */
 function decodePath(path: string): string {
   if (!path.includes('%')) return path;
+  let decoded: string;
   try {
-    return decodeURIComponent(path);
+    decoded = decodeURIComponent(path);
   } catch {
     throw badRequest(`invalid URL escape in path ${JSON.stringify(path)}`);
   }
+  if (decoded.includes('\u0000')) throw badRequest(`invalid NUL character in path ${JSON.stringify(path)}`);
+  return decoded;
 }
 
 /** Parses `/api/v1/...` and `/apis/<group>/<version>/...` the way the real server does. */

@@ -115,10 +115,7 @@ export class ResourceStore {
     this.#checkTypeMeta(body);
     const meta = (body.metadata ??= {});
     this.#checkNamespace(meta, namespace);
-    if (meta.name !== undefined && meta.name !== name) {
-      throw badRequest(`the name of the object (${String(meta.name)}) does not match the name on the URL (${name})`);
-    }
-    meta.name = name;
+    this.#checkName(meta, name);
     const precondition = meta.resourceVersion ? this.#parseVersion(meta.resourceVersion, name) : undefined;
 
     return this.#guaranteedUpdate(namespace, name, precondition, async (current) => {
@@ -155,9 +152,7 @@ export class ResourceStore {
       const desired = await mutate(structuredClone(current.object));
       this.#checkTypeMeta(desired);
       const meta = (desired.metadata ??= {});
-      if (meta.name !== undefined && meta.name !== name) {
-        throw badRequest(`the name of the object (${String(meta.name)}) does not match the name on the URL (${name})`);
-      }
+      this.#checkName(meta, name);
       this.#checkNamespace(meta, namespace);
       return { update: this.#prepareUpdate(desired, current.object, options.subresource) };
     }, options);
@@ -343,6 +338,14 @@ export class ResourceStore {
     }
     const typeError = findTypeError(this.kind.schemaMessage, body);
     if (typeError) throw badRequest(`${cannot}: ${typeError}`);
+  }
+
+  /** An update names its object in the body too, and both names agree (upstream's checkName). */
+  #checkName(meta: Record<string, unknown>, name: string): void {
+    if (meta.name === undefined || meta.name === null || meta.name === '') {
+      throw badRequest(`the name of the object (${name} based on URL) was undeterminable: name must be provided`);
+    }
+    if (meta.name !== name) throw badRequest(`the name of the object (${String(meta.name)}) does not match the name on the URL (${name})`);
   }
 
   #checkNamespace(meta: Record<string, unknown>, namespace: string): void {

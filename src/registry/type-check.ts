@@ -131,7 +131,7 @@ function checkElement(type: string, value: unknown, struct: string, path: string
         return value.some((v) => v !== null && typeof v !== 'string') ? fieldError(value.find((v) => v !== null && typeof v !== 'string'), struct, path, 'string') : undefined;
       default:
         // Time, MicroTime, Duration, Quantity: their UnmarshalJSON reads a JSON string (Quantity also a number).
-        if (typeof value === 'string' || (shape.format === 'quantity' && typeof value === 'number')) return undefined;
+        if (typeof value === 'string' || (shape.kind === 'string' && shape.format === 'quantity' && typeof value === 'number')) return undefined;
         return `json: cannot unmarshal ${jsonKind(value)} into Go value of type string`;
     }
   }

@@ -94,6 +94,26 @@ describe('400 BadRequest for bodies that cannot be decoded', () => {
     assertStatus(await api.post(cms, { apiVersion: ['v1'], kind: 'ConfigMap' }), 400, 'BadRequest', /cannot unmarshal array into Go struct field \.apiVersion of type string/);
   });
 
+  test('a field of the wrong JSON type is refused by the decoder, in Go\'s words', async () => {
+    const cases: Array<[string, unknown, string]> = [
+      [cms, { metadata: { name: 5 } }, 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string'],
+      [cms, { metadata: 'x' }, 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal string into Go struct field ConfigMap.metadata of type v1.ObjectMeta'],
+      [cms, { metadata: { name: 'a' }, data: 'x' }, 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal string into Go struct field ConfigMap.data of type map[string]string'],
+      [cms, { metadata: { name: 'a' }, data: { k: 1 } }, 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string'],
+      [cms, { metadata: { name: 'a', finalizers: 'x' } }, 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal string into Go struct field ObjectMeta.metadata.finalizers of type []string'],
+      [cms, { metadata: { name: 'a', labels: { a: true } } }, 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.labels of type string'],
+      [`/api/v1/namespaces/${ns}/secrets`, { metadata: { name: 'a' }, data: { k: 'abc$' } }, 'Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte 3'],
+      [`/api/v1/namespaces/${ns}/secrets`, { metadata: { name: 'a' }, data: { k: 'abc' } }, 'Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte 0'],
+      [
+        `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`,
+        { metadata: { name: 'a' }, spec: { leaseDurationSeconds: 1.5 } },
+        'Lease in version "v1" cannot be handled as a Lease: json: cannot unmarshal number 1.5 into Go struct field LeaseSpec.spec.leaseDurationSeconds of type int32',
+      ],
+    ];
+    for (const [path, body, message] of cases) assertStatus(await api.post(path, body), 400, 'BadRequest', message);
+    assertStatus(await api.get(`${cms}/a`), 404, 'NotFound');
+  });
+
   test('malformed DeleteOptions', async () => {
     await create(api, cms, configMap('del-opts'));
     assertStatus(await api.delete(`${cms}/del-opts`, '{"gracePeriodSeconds":'), 400, 'BadRequest');
@@ -157,7 +177,7 @@ describe('media types and sizes', () => {
       await api.get(cms, { Accept: 'application/xml' }),
       406,
       'NotAcceptable',
-      'only the following media types are accepted: application/json, application/yaml',
+      'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf',
     );
   });
 
@@ -166,7 +186,7 @@ describe('media types and sizes', () => {
       await api.post(cms, 'name: x', { 'Content-Type': 'text/plain' }),
       415,
       'UnsupportedMediaType',
-      'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml',
+      'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
     );
   });
 

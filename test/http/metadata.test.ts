@@ -194,4 +194,15 @@ describe('namespace and name of the body', () => {
       'the name of the object (name-a) does not match the name on the URL (name-b)',
     );
   });
+
+  test('a PUT body without a name is 400', async () => {
+    const created = await create(api, cms, configMap('nameless-put'));
+    const { name: _n, ...meta } = created.metadata;
+    assertStatus(
+      await api.put(`${cms}/nameless-put`, { ...created, metadata: meta }),
+      400,
+      'BadRequest',
+      'the name of the object (nameless-put based on URL) was undeterminable: name must be provided',
+    );
+  });
 });

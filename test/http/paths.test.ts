@@ -79,9 +79,17 @@ describe('path shapes', () => {
   ]) {
     test(`unknown group, version, resource or subresource is a 404 NotFound Status: GET ${path}`, async () => {
       const s = assertStatus(await api.get(path), 404, 'NotFound', NOT_FOUND);
-      assert.deepEqual(s.details ?? {}, {});
+      assert.deepEqual(s.details, {});
     });
   }
+
+  test('escapes in the path are decoded; a malformed escape is 400', async () => {
+    await create(api, `/api/v1/namespaces/${ns}/configmaps`, configMap('escaped-name'));
+    const res = await api.get(`/api/v1/namespaces/${ns}/configmaps/escaped%2Dname`);
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.json.metadata.name, 'escaped-name');
+    assertStatus(await api.get(`/api/v1/namespaces/${ns}/configmaps/bad%zzescape`), 400, 'BadRequest');
+  });
 
   test('a namespaced object on a cluster path is a 404', async () => {
     assertStatus(await api.get('/api/v1/configmaps/some-name'), 404, 'NotFound', NOT_FOUND);
@@ -100,12 +108,22 @@ describe('path shapes', () => {
     ['DELETE', '/api/v1/configmaps'],
     ['GET', '/api/v1/namespaces/default/finalize'],
     ['DELETE', '/api/v1/namespaces/default/status'],
+    ['DELETE', '/api/v1/namespaces'],
+    ['PATCH', '/api/v1/namespaces/default/configmaps'],
   ] as const) {
     test(`a verb the path does not serve is a 405 MethodNotAllowed: ${method} ${path}`, async () => {
       const body = method === 'DELETE' ? undefined : configMap('named');
       const res =
-        method === 'POST' ? await api.post(path, body) : method === 'PUT' ? await api.put(path, body) : method === 'DELETE' ? await api.delete(path) : await api.get(path);
-      assertStatus(res, 405, 'MethodNotAllowed', NOT_ALLOWED);
+        method === 'POST'
+          ? await api.post(path, body)
+          : method === 'PUT'
+            ? await api.put(path, body)
+            : method === 'PATCH'
+              ? await api.patch(path, { data: {} }, 'application/merge-patch+json')
+              : method === 'DELETE'
+                ? await api.delete(path)
+                : await api.get(path);
+      assert.deepEqual(assertStatus(res, 405, 'MethodNotAllowed', NOT_ALLOWED).details, {});
     });
   }
 });
@@ -131,6 +149,17 @@ describe('namespace subresources', () => {
     const read = (await api.get(`/api/v1/namespaces/${name}`)).json;
     assert.deepEqual(read.status.conditions, [condition]);
     assert.equal(read.metadata.labels.sneaky, undefined);
+  });
+
+  test('status.phase must agree with deletion', async () => {
+    const name = await createNamespace(api);
+    const current = (await api.get(`/api/v1/namespaces/${name}`)).json;
+    assertStatus(
+      await api.put(`/api/v1/namespaces/${name}/status`, { ...current, status: { phase: 'Terminating' } }),
+      422,
+      'Invalid',
+      `Namespace "${name}" is invalid: status.Phase: Invalid value: "Terminating": may only be 'Active' if \`deletionTimestamp\` is empty`,
+    );
   });
 
   test('PUT on the namespace ignores status', async () => {

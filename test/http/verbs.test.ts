@@ -213,6 +213,40 @@ describe('dryRun', () => {
     assert.equal((await api.get(`${cms}/dry-body`)).status, 200);
   });
 
+  test('patch with dryRun=All answers the patched object and stores nothing', async () => {
+    const created = await create(api, cms, configMap('dry-patch', { a: '1' }));
+    const res = await api.patch(`${cms}/dry-patch?dryRun=All`, { data: { a: '2' } }, 'application/merge-patch+json');
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json.data, { a: '2' });
+    const read = await api.get(`${cms}/dry-patch`);
+    assert.deepEqual(read.json.data, { a: '1' });
+    assert.equal(read.json.metadata.resourceVersion, created.metadata.resourceVersion);
+    assertStatus(
+      await api.patch(`${cms}/dry-patch?dryRun=Yes`, { data: { a: '2' } }, 'application/merge-patch+json'),
+      422,
+      'Invalid',
+      'PatchOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Yes"}: supported values: "All"',
+    );
+  });
+
+  test('a PUT that would create, with dryRun=All, answers 201 and stores nothing', async () => {
+    const events = `/apis/events.k8s.io/v1/namespaces/${ns}/events`;
+    const res = await api.put(`${events}/dry-put-create?dryRun=All`, event('dry-put-create'));
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.json.metadata.name, 'dry-put-create');
+    assertStatus(await api.get(`${events}/dry-put-create`), 404, 'NotFound');
+  });
+
+  test('a status update with dryRun=All stores nothing', async () => {
+    const name = await createNamespace(api);
+    const current = (await api.get(`/api/v1/namespaces/${name}`)).json;
+    const condition = { type: 'Dry', status: 'True', lastTransitionTime: '2025-01-01T00:00:00Z' };
+    const res = await api.put(`/api/v1/namespaces/${name}/status?dryRun=All`, { ...current, status: { phase: 'Active', conditions: [condition] } });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json.status.conditions, [condition]);
+    assert.equal((await api.get(`/api/v1/namespaces/${name}`)).json.status.conditions, undefined);
+  });
+
   test('namespace create with dryRun=All stores nothing', async () => {
     const name = uniqueName('dryns');
     const res = await api.post('/api/v1/namespaces?dryRun=All', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
@@ -267,5 +301,41 @@ describe('optimistic concurrency', () => {
     const leases = `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`;
     const l = await api.put(`${leases}/put-lease`, lease('put-lease'));
     assert.equal(l.status, 201, l.text);
+  });
+});
+
+describe('patch', () => {
+  test('merge, JSON and strategic merge patches change the object', async () => {
+    await create(api, cms, configMap('patched', { a: '1' }));
+    const merge = await api.patch(`${cms}/patched`, { data: { b: '2' } }, 'application/merge-patch+json');
+    assert.equal(merge.status, 200, merge.text);
+    assert.deepEqual(merge.json.data, { a: '1', b: '2' });
+    const json = await api.patch(`${cms}/patched`, [{ op: 'remove', path: '/data/a' }], 'application/json-patch+json');
+    assert.equal(json.status, 200, json.text);
+    assert.deepEqual(json.json.data, { b: '2' });
+    const smp = await api.patch(`${cms}/patched`, { metadata: { labels: { x: 'y' } } }, 'application/strategic-merge-patch+json');
+    assert.equal(smp.status, 200, smp.text);
+    assert.deepEqual(smp.json.metadata.labels, { x: 'y' });
+    assert.ok(Number(smp.json.metadata.resourceVersion) > Number(merge.json.metadata.resourceVersion));
+  });
+
+  test('a patch naming a stale resourceVersion is 409', async () => {
+    const created = await create(api, cms, configMap('patch-stale', { a: '1' }));
+    await api.patch(`${cms}/patch-stale`, { data: { a: '2' } }, 'application/merge-patch+json');
+    assertStatus(
+      await api.patch(`${cms}/patch-stale`, { metadata: { resourceVersion: created.metadata.resourceVersion }, data: { a: '3' } }, 'application/merge-patch+json'),
+      409,
+      'Conflict',
+      `Operation cannot be fulfilled on configmaps "patch-stale": ${CONFLICT}`,
+    );
+  });
+
+  test('a patch of a missing object is 404', async () => {
+    assertStatus(await api.patch(`${cms}/patch-missing`, { data: { a: '1' } }, 'application/merge-patch+json'), 404, 'NotFound', 'configmaps "patch-missing" not found');
+  });
+
+  test('a patch with a content type that is not a patch type is 415', async () => {
+    await create(api, cms, configMap('patch-415'));
+    assertStatus(await api.patch(`${cms}/patch-415`, { data: { a: '1' } }, 'application/json'), 415, 'UnsupportedMediaType', /^the body of the request was in an unknown format - accepted media types include: application\/json-patch\+json, application\/merge-patch\+json, application\/strategic-merge-patch\+json/);
   });
 });

@@ -5,6 +5,9 @@ import { buildOpenapiV3, encodeOpenapiV2Protobuf, OPENAPI_V2_PROTOBUF_MEDIA_TYPE
 import { notFoundError } from '../resource-handler.ts';
 import { KUBERNETES_VERSION } from './version-route.ts';
 
+/** The media type /openapi/v2 protobuf is served under (clients ask with either spelling). */
+const OPENAPI_V2_PROTOBUF_RESPONSE_TYPE = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
+
 /** Built on first request and kept: the documents depend only on the served kinds. */
 function lazy<T>(build: () => T): () => T {
   let value: T | undefined;
@@ -29,8 +32,10 @@ export function registerOpenApiRoutes(router: Router, surface: ApiSurface): void
   router.get('/openapi/v2', (ctx: Context) => {
     const accept = ctx.get('accept');
     const doc = v2();
-    if (accept.includes(OPENAPI_V2_PROTOBUF_MEDIA_TYPE) || accept.includes('application/com.github.proto-openapi.spec.v2.v1.0+protobuf')) {
-      ctx.set('Content-Type', OPENAPI_V2_PROTOBUF_MEDIA_TYPE);
+    if (accept.includes(OPENAPI_V2_PROTOBUF_MEDIA_TYPE) || accept.includes(OPENAPI_V2_PROTOBUF_RESPONSE_TYPE)) {
+      // Answer with the dotted form, as kube-apiserver does: `@` is no MIME token character, and
+      // client-go (kubectl 1.27/1.28) fails on the response with "mime: unexpected content after media subtype".
+      ctx.set('Content-Type', OPENAPI_V2_PROTOBUF_RESPONSE_TYPE);
       ctx.body = doc.protobuf;
       return;
     }

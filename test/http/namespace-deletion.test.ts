@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { assertStatus, configMap, create, createNamespace, eventually, lease, removeFinalizers, secret, type Api } from '../helpers/fixtures.ts';
+import { client } from '../helpers/http.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+let srv: TestServer;
+let api: Api;
+before(async () => {
+  srv = await startTestServer();
+  api = client(srv.url, srv.adminAgent);
+});
+after(async () => {
+  await srv.stop();
+});
+
+async function fill(ns: string): Promise<void> {
+  for (const n of ['one', 'two', 'three']) await create(api, `/api/v1/namespaces/${ns}/configmaps`, configMap(n));
+  for (const n of ['s1', 's2']) await create(api, `/api/v1/namespaces/${ns}/secrets`, secret(n, { stringData: { a: 'b' } }));
+  await create(api, `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`, lease('l1'));
+}
+
+const gone = (path: string) => async () => (await api.get(path)).status === 404;
+
+test('deleting a namespace empties it, then removes it', async () => {
+  const ns = await createNamespace(api);
+  await fill(ns);
+  const res = await api.delete(`/api/v1/namespaces/${ns}`);
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.json.kind, 'Namespace');
+  assert.equal(res.json.status.phase, 'Terminating');
+  assert.ok(res.json.metadata.deletionTimestamp);
+  assert.deepEqual(res.json.spec.finalizers, ['kubernetes']);
+
+  await eventually(gone(`/api/v1/namespaces/${ns}`), `namespace ${ns} to go`);
+  for (const path of [`/api/v1/namespaces/${ns}/configmaps`, `/api/v1/namespaces/${ns}/secrets`, `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`]) {
+    const list = await api.get(path);
+    assert.equal(list.status, 200);
+    assert.deepEqual(list.json.items, [], path);
+  }
+  // The name can be used again.
+  assert.equal((await api.post('/api/v1/namespaces', { metadata: { name: ns } })).status, 201);
+});
+
+test('an object with a finalizer keeps its namespace Terminating until the finalizer goes', async () => {
+  const ns = await createNamespace(api);
+  await fill(ns);
+  await create(api, `/api/v1/namespaces/${ns}/configmaps`, configMap('held', {}, { finalizers: ['example.com/hold'] }));
+  assert.equal((await api.delete(`/api/v1/namespaces/${ns}`)).status, 200);
+
+  // Creates are refused while it terminates.
+  assertStatus(
+    await api.post(`/api/v1/namespaces/${ns}/configmaps`, configMap('late')),
+    403,
+    'Forbidden',
+    `configmaps "late" is forbidden: unable to create new content in namespace ${ns} because it is being terminated`,
+  );
+  assertStatus(await api.post(`/api/v1/namespaces/${ns}/secrets`, secret('late')), 403, 'Forbidden', /because it is being terminated/);
+
+  // Everything without a finalizer goes; the held object is Terminating.
+  await eventually(async () => {
+    const cms = (await api.get(`/api/v1/namespaces/${ns}/configmaps`)).json.items;
+    const secrets = (await api.get(`/api/v1/namespaces/${ns}/secrets`)).json.items;
+    return cms.length === 1 && cms[0].metadata.name === 'held' && cms[0].metadata.deletionTimestamp && secrets.length === 0;
+  }, 'the namespace content to be deleted');
+  const phase = await api.get(`/api/v1/namespaces?fieldSelector=status.phase%3DTerminating`);
+  assert.ok(phase.json.items.some((n: any) => n.metadata.name === ns));
+  const stillThere = await api.get(`/api/v1/namespaces/${ns}`);
+  assert.equal(stillThere.status, 200);
+  assert.equal(stillThere.json.status.phase, 'Terminating');
+
+  assert.equal((await removeFinalizers(api, `/api/v1/namespaces/${ns}/configmaps/held`)).status, 200);
+  await eventually(gone(`/api/v1/namespaces/${ns}`), `namespace ${ns} to go after the finalizer`);
+});
+
+test('deleting a namespace twice answers it Terminating both times', async () => {
+  const ns = await createNamespace(api);
+  await create(api, `/api/v1/namespaces/${ns}/configmaps`, configMap('held', {}, { finalizers: ['example.com/hold'] }));
+  const first = await api.delete(`/api/v1/namespaces/${ns}`);
+  const second = await api.delete(`/api/v1/namespaces/${ns}`);
+  assert.equal(second.status, 200, second.text);
+  assert.equal(second.json.metadata.deletionTimestamp, first.json.metadata.deletionTimestamp);
+  assert.equal((await removeFinalizers(api, `/api/v1/namespaces/${ns}/configmaps/held`)).status, 200);
+  await eventually(gone(`/api/v1/namespaces/${ns}`), `namespace ${ns} to go`);
+});
