@@ -380,6 +380,8 @@ export class ResourceStore {
         return conflict(this.qualified, name);
       case 'Expired':
         return expired(err.message);
+      case 'Unstorable':
+        return badRequest(err.message);
       case 'TooLargeVersion': {
         const e = timeout(`Timeout: ${err.message}`);
         e.status.details = { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 };

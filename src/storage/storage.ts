@@ -135,7 +135,7 @@ export interface Storage {
 
 export class StorageError extends Error {
   constructor(
-    readonly code: 'NotFound' | 'Exists' | 'Conflict' | 'UidMismatch' | 'Expired' | 'TooLargeVersion' | 'Unavailable',
+    readonly code: 'NotFound' | 'Exists' | 'Conflict' | 'UidMismatch' | 'Expired' | 'TooLargeVersion' | 'Unavailable' | 'Unstorable',
     message: string,
     readonly current?: StoredObject,
   ) {

@@ -22,14 +22,22 @@ export async function handleDeleteCollection(ctx: Context, scope: RequestScope):
   let cont: string | undefined;
   let resourceVersion = '';
   do {
-    const page = await listResource(scope.store, scope.storage, namespace, { ...query, watch: false, limit: PAGE, continue: cont });
+    // Later pages follow the token alone: it carries the snapshot version.
+    const page = await listResource(scope.store, scope.storage, namespace, {
+      ...query,
+      watch: false,
+      limit: PAGE,
+      continue: cont,
+      resourceVersion: cont ? undefined : query.resourceVersion,
+      resourceVersionMatch: cont ? undefined : query.resourceVersionMatch,
+    });
     resourceVersion ||= page.resourceVersion;
     for (const text of page.items) {
       const obj = JSON.parse(text) as KubeObject;
       const meta = obj.metadata ?? {};
       try {
         const outcome = await scope.store.delete(String(meta.namespace ?? ''), String(meta.name), { ...options, preconditions: undefined });
-        items.push(outcome.gone ? outcome.object.object : outcome.object.object);
+        items.push(outcome.object.object);
       } catch (err) {
         // Gone in the meantime is fine: someone else deleted it.
         if (err instanceof ApiError && err.code === 404) continue;

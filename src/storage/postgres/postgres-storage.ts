@@ -91,7 +91,7 @@ export class PostgresStorage implements Storage {
   }
 
   async create(key: ObjectKey, object: StoredKubeObject): Promise<StoredObject> {
-    const result = await this.#write({ op: 'create', ...opKey(key), objectText: JSON.stringify(object) });
+    const result = await this.#write({ op: 'create', ...opKey(key), objectText: storable(object) });
     if (result.outcome === 'exists') throw new StorageError('Exists', `${key.resource} "${key.name}" already exists`, parsed(result));
     return written(object, result);
   }
@@ -100,7 +100,7 @@ export class PostgresStorage implements Storage {
     const result = await this.#write({
       op: 'update',
       ...opKey(key),
-      objectText: JSON.stringify(object),
+      objectText: storable(object),
       rv: expectedVersion,
       uid: expectedUid,
     });
@@ -168,6 +168,19 @@ export class PostgresStorage implements Storage {
         throw new StorageError('Exists', `${key.resource} "${key.name}" already exists`, parsed(result));
     }
   }
+}
+
+/**
+ * The object as JSON text for jsonb. PostgreSQL text (and so jsonb) cannot hold U+0000; such an
+ * object is refused up front rather than failing inside the database.
+ */
+function storable(object: StoredKubeObject): string {
+  const text = JSON.stringify(object);
+  // An escaped NUL: `\u0000` not itself preceded by an escaping backslash.
+  if (text.includes('u0000') && /(?<!\\)(?:\\\\)*\\u0000/.test(text)) {
+    throw new StorageError('Unstorable', 'strings containing the NUL character (\\u0000) cannot be stored');
+  }
+  return text;
 }
 
 function opKey(key: ObjectKey): Pick<WriteOp, 'g' | 'r' | 'ns' | 'n'> {

@@ -78,6 +78,8 @@ function labelsSql(selector: LabelSelector | null, column: string, p: Params): s
 
 function fieldsSql(selector: FieldSelector, column: string, p: Params): string[] {
   return selector.map((r) => {
+    // PostgreSQL text cannot hold NUL, so no stored value contains one: such a term is decided here.
+    if (r.value.includes('\u0000')) return r.operator === '!=' ? 'TRUE' : 'FALSE';
     const path = p.add(r.path, 'text[]');
     // Objects and arrays read as missing, like JSON null and absent fields (see fieldText).
     const raw = `CASE WHEN jsonb_typeof(${column} #> ${path}) IN ('object', 'array') THEN NULL ELSE ${column} #>> ${path} END`;
