@@ -9,6 +9,8 @@ export interface BenchConfig {
   /** Measures to run (default all): creates, gets, lists, watch. */
   readonly only: ReadonlySet<string>;
   readonly concurrency: number;
+  /** Throughput measures alternate server and raw this many times; the median round is reported. */
+  readonly rounds: number;
   readonly creates: number;
   readonly gets: number;
   readonly listObjects: number;
@@ -47,6 +49,7 @@ export function loadBenchConfig(): BenchConfig {
     serverMode: mode,
     only,
     concurrency: Math.max(1, Math.round(num('BENCH_CONCURRENCY', 16))),
+    rounds: Math.max(1, Math.round(num('BENCH_ROUNDS', 3))),
     creates: scaled('BENCH_CREATES', 5_000, 50),
     gets: scaled('BENCH_GETS', 20_000, 100),
     listObjects,

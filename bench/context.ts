@@ -19,7 +19,7 @@ export interface BenchContext {
   readonly rawDbUrl: string;
   url(path: string): URL;
   /** Logs progress and starts a CPU-accounting phase of that name. */
-  step(phase: string, detail: string): void;
+  step(phase: string, detail: string, ops?: number): void;
 }
 
 const started = performance.now();

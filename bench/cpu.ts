@@ -1,21 +1,27 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
-/** CPU seconds used so far: by the server process, by this process, and by the whole machine. */
+/** CPU seconds used so far by the server process, this process, the bench databases' backends, the machine. */
 interface CpuSnapshot {
   readonly at: number;
   readonly server: number;
   readonly bench: number;
+  /** Per backend pid: PostgreSQL backends serving the bench's databases. */
+  readonly backends: Map<number, number>;
   readonly machineBusy: number;
 }
 
 export interface PhaseCpu {
   readonly phase: string;
   readonly seconds: number;
+  /** Operations done in the phase, when the measure says (for CPU per operation). */
+  readonly ops?: number;
   /** Cores' worth of CPU (1.0 = one core busy for the whole phase). */
   readonly serverCores: number | null;
   readonly benchCores: number;
-  /** Everything else on the machine: mostly PostgreSQL. */
+  /** PostgreSQL backends connected to the bench's databases (the server's and the raw one). */
+  readonly postgresCores: number;
+  /** Everything else on the machine: PostgreSQL's WAL writer and checkpointer, other users. */
   readonly otherCores: number;
 }
 
@@ -43,17 +49,43 @@ function machineBusySeconds(): number {
   }
 }
 
+/** Backends whose process title names one of the databases ("postgres: 15/main: user db host state"). */
+function backendSeconds(databases: readonly string[]): Map<number, number> {
+  const out = new Map<number, number>();
+  if (databases.length === 0) return out;
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return out;
+  }
+  for (const p of pids) {
+    try {
+      const title = readFileSync(`/proc/${p}/cmdline`, 'utf8');
+      if (!title.startsWith('postgres:')) continue;
+      if (!databases.some((db) => title.includes(` ${db} `))) continue;
+      out.set(Number(p), processSeconds(Number(p)));
+    } catch {
+      // gone in between
+    }
+  }
+  return out;
+}
+
 /**
  * Attributes CPU to phases (a phase runs from one mark to the next), so the report can say who was
- * busy: the server, this load generator, or PostgreSQL. Linux only; elsewhere the figures are zero.
+ * busy: the server, this load generator, PostgreSQL, or something else. Linux only; elsewhere zero.
+ * A backend that exits within a phase loses its CPU since the last mark (the bench's pools are long-lived).
  */
 export class CpuPhases {
   readonly #serverPid: number | undefined;
+  readonly #databases: readonly string[];
   readonly phases: PhaseCpu[] = [];
-  #current: { name: string; start: CpuSnapshot } | null = null;
+  #current: { name: string; ops?: number; start: CpuSnapshot } | null = null;
 
-  constructor(serverPid: number | undefined) {
+  constructor(serverPid: number | undefined, databases: readonly string[]) {
     this.#serverPid = serverPid;
+    this.#databases = databases;
   }
 
   #snapshot(): CpuSnapshot {
@@ -61,12 +93,13 @@ export class CpuPhases {
       at: performance.now(),
       server: this.#serverPid === undefined ? 0 : processSeconds(this.#serverPid),
       bench: processSeconds(process.pid),
+      backends: backendSeconds(this.#databases),
       machineBusy: machineBusySeconds(),
     };
   }
 
-  /** Ends the current phase (if any) and starts `name` (undefined: just end). */
-  mark(name?: string): void {
+  /** Ends the current phase (if any) and starts `name` (undefined: just end), which will do `ops` operations. */
+  mark(name?: string, ops?: number): void {
     const now = this.#snapshot();
     const cur = this.#current;
     if (cur) {
@@ -74,23 +107,59 @@ export class CpuPhases {
       if (secs > 0.05) {
         const server = now.server - cur.start.server;
         const bench = now.bench - cur.start.bench;
+        let postgres = 0;
+        for (const [pid, s] of now.backends) postgres += s - (cur.start.backends.get(pid) ?? 0);
         const busy = now.machineBusy - cur.start.machineBusy;
         const r = (x: number) => Number((x / secs).toFixed(2));
         this.phases.push({
           phase: cur.name,
           seconds: Number(secs.toFixed(2)),
+          ...(cur.ops !== undefined ? { ops: cur.ops } : {}),
           serverCores: this.#serverPid === undefined ? null : r(server),
           benchCores: r(bench),
-          otherCores: r(Math.max(0, busy - server - bench)),
+          postgresCores: r(postgres),
+          otherCores: r(Math.max(0, busy - server - bench - postgres)),
         });
       }
     }
-    this.#current = name === undefined ? null : { name, start: now };
+    this.#current = name === undefined ? null : { name, ops, start: now };
+  }
+
+  /** Phases of the same name (interleaved rounds) merged: seconds summed, cores weighted by time. */
+  aggregated(): PhaseCpu[] {
+    const byName = new Map<string, PhaseCpu[]>();
+    for (const p of this.phases) byName.set(p.phase, [...(byName.get(p.phase) ?? []), p]);
+    return [...byName].map(([phase, list]) => {
+      const seconds = list.reduce((s, p) => s + p.seconds, 0);
+      const w = (f: (p: PhaseCpu) => number) => Number((list.reduce((s, p) => s + f(p) * p.seconds, 0) / seconds).toFixed(2));
+      const ops = list.every((p) => p.ops !== undefined) ? list.reduce((s, p) => s + (p.ops ?? 0), 0) : undefined;
+      return {
+        phase,
+        seconds: Number(seconds.toFixed(2)),
+        ...(ops !== undefined ? { ops } : {}),
+        serverCores: list[0].serverCores === null ? null : w((p) => p.serverCores ?? 0),
+        benchCores: w((p) => p.benchCores),
+        postgresCores: w((p) => p.postgresCores),
+        otherCores: w((p) => p.otherCores),
+      };
+    });
   }
 
   format(): string {
-    const head = ['phase', 'secs', 'server', 'bench', 'other (≈PostgreSQL)'];
-    const rows = this.phases.map((p) => [p.phase, p.seconds.toFixed(1), p.serverCores === null ? '(in bench)' : p.serverCores.toFixed(2), p.benchCores.toFixed(2), p.otherCores.toFixed(2)]);
+    const head = ['phase', 'secs', 'server', 'bench', 'postgres', 'other', 'µs CPU/op: server', 'bench', 'postgres'];
+    const perOp = (p: PhaseCpu, cores: number | null) =>
+      p.ops === undefined || cores === null ? '' : String(Math.round((cores * p.seconds * 1e6) / p.ops));
+    const rows = this.aggregated().filter((p) => !p.phase.endsWith('(warm-up)')).map((p) => [
+      p.phase,
+      p.seconds.toFixed(1),
+      p.serverCores === null ? '(in bench)' : p.serverCores.toFixed(2),
+      p.benchCores.toFixed(2),
+      p.postgresCores.toFixed(2),
+      p.otherCores.toFixed(2),
+      perOp(p, p.serverCores),
+      perOp(p, p.benchCores),
+      perOp(p, p.postgresCores),
+    ]);
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
     const pad = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
     return [pad(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(pad)].join('\n');

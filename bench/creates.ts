@@ -2,16 +2,16 @@ import type pg from 'pg';
 import { WriteBatcher } from '../src/storage/postgres/write-batcher.ts';
 import { ensureNamespace, newPool, type BenchContext } from './context.ts';
 import { expect } from './http.ts';
-import { runConcurrent, type LoadResult } from './load.ts';
-import { configMapBody, createOp, encodeOps, seqName, WRITE_BATCH_SQL } from './objects.ts';
+import { interleavedRounds, opName } from './load.ts';
+import { configMapBody, createOp, encodeOps, WRITE_BATCH_SQL } from './objects.ts';
 import type { Row } from './report.ts';
 
-/** Transactions per history row in a namespace: rows written by one transaction share its now(). */
-async function batching(pool: pg.Pool, namespace: string, prefix: string): Promise<{ rows: number; transactions: number; meanBatch: number }> {
+/** Measured creates per transaction in a namespace: rows written by one transaction share its now(). */
+async function batching(pool: pg.Pool, namespace: string): Promise<{ rows: number; transactions: number; meanBatch: number }> {
   const res = await pool.query(
     `select count(*)::int as rows, count(distinct recorded_at)::int as transactions
-       from history where api_group = '' and resource = 'configmaps' and namespace = $1 and name like $2`,
-    [namespace, `${prefix}-%`],
+       from history where api_group = '' and resource = 'configmaps' and namespace = $1 and name like 'cm-%'`,
+    [namespace],
   );
   const { rows, transactions } = res.rows[0] as { rows: number; transactions: number };
   return { rows, transactions, meanBatch: Number((rows / Math.max(1, transactions)).toFixed(2)) };
@@ -20,49 +20,52 @@ async function batching(pool: pg.Pool, namespace: string, prefix: string): Promi
 /**
  * Creates/s with N concurrent clients: through the server (HTTPS POST of ~1 KiB ConfigMaps), raw
  * (N connections each running kube_write_batch with a one-op batch: one transaction and one NOTIFY per
- * create), and raw through WriteBatcher (N concurrent callers, group commit, no HTTP).
+ * create), and raw through WriteBatcher (N concurrent callers, group commit, no HTTP). Interleaved rounds.
  */
 export async function measureCreates(ctx: BenchContext): Promise<Row[]> {
   const { cfg } = ctx;
   const c = cfg.concurrency;
-  const n = cfg.creates;
-  const warm = Math.min(200, Math.max(20, Math.round(n / 10)));
   const ns = 'bench-creates';
   await ensureNamespace(ctx, ns);
   const collection = ctx.url(`/api/v1/namespaces/${ns}/configmaps`);
-
-  ctx.step('creates: server', `${n} creates from ${c} HTTPS clients (after ${warm} warm-up)`);
-  let storedBytes = 0;
-  await runConcurrent(c, warm, async (i) => {
-    const reply = await expect(201, collection, ctx.agent, 'POST', configMapBody(ns, seqName('warm', i), cfg.payloadBytes));
-    storedBytes = Buffer.byteLength(reply.text);
-  });
-  const server = await runConcurrent(c, n, async (i) => {
-    await expect(201, collection, ctx.agent, 'POST', configMapBody(ns, seqName('cm', i), cfg.payloadBytes));
-  });
-  const serverBatching = await batching(ctx.serverDb, ns, 'cm');
-
   const rawPool = newPool(ctx.rawDbUrl, c);
+  const batcher = new WriteBatcher(rawPool);
+  let storedBytes = 0;
   try {
-    ctx.step('creates: raw one-op', `${n} one-op kube_write_batch calls from ${c} connections`);
-    const single = async (i: number, prefix: string) => {
-      const res = await rawPool.query({ name: 'kube_write_batch', text: WRITE_BATCH_SQL, values: [encodeOps([createOp('raw-single', seqName(prefix, i), cfg.payloadBytes)])] });
-      if (res.rows[0]?.outcome !== 'ok') throw new Error(`raw create: ${res.rows[0]?.outcome}`);
-    };
-    await runConcurrent(c, warm, (i) => single(i, 'warm'));
-    const raw = await runConcurrent(c, n, (i) => single(i, 'cm'));
+    ctx.step('creates', `${cfg.creates} creates each for the server, raw one-op and raw WriteBatcher, ${c} clients, ${cfg.rounds} interleaved rounds`);
+    const results = await interleavedRounds(
+      [
+        {
+          name: 'creates: server',
+          op: async (i) => {
+            const reply = await expect(201, collection, ctx.agent, 'POST', configMapBody(ns, opName('cm', i), cfg.payloadBytes));
+            storedBytes = reply.text.length;
+          },
+        },
+        {
+          name: 'creates: raw one-op',
+          op: async (i) => {
+            const values = [encodeOps([createOp('raw-single', opName('cm', i), cfg.payloadBytes)])];
+            const res = await rawPool.query({ name: 'kube_write_batch', text: WRITE_BATCH_SQL, values });
+            if (res.rows[0]?.outcome !== 'ok') throw new Error(`raw create: ${res.rows[0]?.outcome}`);
+          },
+        },
+        {
+          name: 'creates: raw WriteBatcher',
+          op: async (i) => {
+            const r = await batcher.write(createOp('raw-batched', opName('cm', i), cfg.payloadBytes));
+            if (r.outcome !== 'ok') throw new Error(`batched create: ${r.outcome}`);
+          },
+        },
+      ],
+      { concurrency: c, total: cfg.creates, rounds: cfg.rounds, warmup: Math.min(200, Math.max(20, Math.round(cfg.creates / 10))), onPhase: (p, ops) => ctx.step(p, '', ops) },
+    );
+    const server = results['creates: server'];
+    const raw = results['creates: raw one-op'];
+    const group = results['creates: raw WriteBatcher'];
+    const serverBatching = await batching(ctx.serverDb, ns);
+    const groupBatching = await batching(rawPool, 'raw-batched');
 
-    ctx.step('creates: raw WriteBatcher', `${n} creates from ${c} concurrent callers`);
-    const batcher = new WriteBatcher(rawPool);
-    const batched = async (i: number, prefix: string) => {
-      const r = await batcher.write(createOp('raw-batched', seqName(prefix, i), cfg.payloadBytes));
-      if (r.outcome !== 'ok') throw new Error(`batched create: ${r.outcome}`);
-    };
-    await runConcurrent(c, warm, (i) => batched(i, 'warm'));
-    const group = await runConcurrent(c, n, (i) => batched(i, 'cm'));
-    const groupBatching = await batching(rawPool, 'raw-batched', 'cm');
-
-    const details = (r: LoadResult, b?: unknown) => ({ ...r, ...(b ? { batching: b } : {}) });
     return [
       {
         id: 'creates_per_second',
@@ -74,8 +77,9 @@ export async function measureCreates(ctx: BenchContext): Promise<Row[]> {
         note:
           `${c} pg connections each calling kube_write_batch with a one-op batch (one transaction + NOTIFY per create). ` +
           `Stored objects ~${storedBytes} B. The server committed ${serverBatching.rows} creates in ${serverBatching.transactions} transactions ` +
-          `(mean batch ${serverBatching.meanBatch}); it also reads the namespace once per create (NamespaceLifecycle).`,
-        details: { server: details(server, serverBatching), raw: details(raw) },
+          `(mean batch ${serverBatching.meanBatch}); it also reads the namespace once per create (NamespaceLifecycle). ` +
+          `Rounds (ops/s): server ${server.rounds.join(', ')}; raw ${raw.rounds.join(', ')}.`,
+        details: { server: { ...server, batching: serverBatching }, raw },
       },
       {
         id: 'creates_per_second_group_commit',
@@ -85,9 +89,9 @@ export async function measureCreates(ctx: BenchContext): Promise<Row[]> {
         raw: group.opsPerSecond,
         better: 'higher',
         note:
-          `what batching achieves: the server's WriteBatcher driven directly by ${c} concurrent callers (no HTTP, no namespace read), ` +
-          `${groupBatching.rows} creates in ${groupBatching.transactions} transactions (mean batch ${groupBatching.meanBatch}).`,
-        details: { raw: details(group, groupBatching) },
+          `what batching achieves: the server's own WriteBatcher driven directly by ${c} concurrent callers (no HTTP, no namespace read): ` +
+          `${groupBatching.rows} creates in ${groupBatching.transactions} transactions (mean batch ${groupBatching.meanBatch}). Rounds: ${group.rounds.join(', ')}.`,
+        details: { raw: { ...group, batching: groupBatching } },
       },
       {
         id: 'create_latency_p50',

@@ -1,6 +1,6 @@
 import { ensureNamespace, seedConfigMaps, type BenchContext } from './context.ts';
 import { expect } from './http.ts';
-import { runConcurrent } from './load.ts';
+import { interleavedRounds } from './load.ts';
 import type { Row } from './report.ts';
 
 const OBJECTS = 1000;
@@ -11,25 +11,29 @@ const GET_SQL = 'select object::text as object, resource_version from objects wh
 export async function measureGets(ctx: BenchContext): Promise<Row[]> {
   const { cfg } = ctx;
   const c = cfg.concurrency;
-  const n = cfg.gets;
   const ns = 'bench-gets';
   await ensureNamespace(ctx, ns);
+  ctx.step('gets: seed', `${OBJECTS} ConfigMaps`);
   const names = await seedConfigMaps(ctx.serverDb, ns, 'cm', OBJECTS, cfg.payloadBytes);
   const urls = names.map((name) => ctx.url(`/api/v1/namespaces/${ns}/configmaps/${name}`));
-  const warm = Math.min(1000, Math.max(50, Math.round(n / 10)));
+  const pick = (i: number) => (i * 7919) % OBJECTS;
 
-  ctx.step('gets: server', `${n} gets from ${c} HTTPS clients (after ${warm} warm-up)`);
-  await runConcurrent(c, warm, async (i) => void (await expect(200, urls[i % OBJECTS], ctx.agent)));
-  const server = await runConcurrent(c, n, async (i) => void (await expect(200, urls[(i * 7919) % OBJECTS], ctx.agent)));
-
-  ctx.step('gets: raw', `${n} get statements from ${c} connections`);
-  const pool = ctx.serverDb;
-  const get = async (i: number) => {
-    const res = await pool.query({ name: 'storage_get', text: GET_SQL, values: ['', 'configmaps', ns, names[(i * 7919) % OBJECTS]] });
-    if (res.rows.length !== 1) throw new Error('raw get found nothing');
-  };
-  await runConcurrent(c, warm, get);
-  const raw = await runConcurrent(c, n, get);
+  ctx.step('gets', `${cfg.gets} gets each for the server and raw, ${c} clients, ${cfg.rounds} interleaved rounds`);
+  const results = await interleavedRounds(
+    [
+      { name: 'gets: server', op: async (i) => void (await expect(200, urls[pick(i)], ctx.agent)) },
+      {
+        name: 'gets: raw',
+        op: async (i) => {
+          const res = await ctx.serverDb.query({ name: 'storage_get', text: GET_SQL, values: ['', 'configmaps', ns, names[pick(i)]] });
+          if (res.rows.length !== 1) throw new Error('raw get found nothing');
+        },
+      },
+    ],
+    { concurrency: c, total: cfg.gets, rounds: cfg.rounds, warmup: Math.min(1000, Math.max(50, Math.round(cfg.gets / 10))), onPhase: (p, ops) => ctx.step(p, '', ops) },
+  );
+  const server = results['gets: server'];
+  const raw = results['gets: raw'];
 
   return [
     {
@@ -39,7 +43,9 @@ export async function measureGets(ctx: BenchContext): Promise<Row[]> {
       server: server.opsPerSecond,
       raw: raw.opsPerSecond,
       better: 'higher',
-      note: `${c} pg connections running the storage's prepared get-by-key statement (${OBJECTS} objects).`,
+      note:
+        `${c} pg connections running the storage's prepared get-by-key statement (${OBJECTS} objects). ` +
+        `Rounds (ops/s): server ${server.rounds.join(', ')}; raw ${raw.rounds.join(', ')}.`,
       details: { server, raw },
     },
     {

@@ -40,14 +40,14 @@ export async function measureLists(ctx: BenchContext): Promise<Row[]> {
   // Full list: check the count once (untimed), then time whole responses.
   const first = JSON.parse((await expect(200, ctx.url(collection), ctx.agent)).text) as { items: unknown[] };
   if (first.items.length !== n) throw new Error(`full list returned ${first.items.length} items, expected ${n}`);
-  ctx.step('lists: full, server', `${reps} full lists of ${n}`);
+  ctx.step('lists: full, server', `${reps} full lists of ${n}`, reps);
   const fullServer = await repeat(reps, () => expect(200, ctx.url(collection), ctx.agent));
   const rawQuery = async (options: ListOptions, expectRows: number) => {
     const q = buildListQuery(REF, options);
     const res = await ctx.serverDb.query(q);
     if (res.rows.length !== expectRows) throw new Error(`raw list returned ${res.rows.length} rows, expected ${expectRows}`);
   };
-  ctx.step('lists: full, raw', `${reps} raw full-list statements`);
+  ctx.step('lists: full, raw', `${reps} raw full-list statements`, reps + 1);
   const fullOptions: ListOptions = { namespace: ns, countRemaining: true };
   await rawQuery(fullOptions, n);
   const fullRaw = await repeat(reps, () => rawQuery(fullOptions, n));
@@ -55,37 +55,48 @@ export async function measureLists(ctx: BenchContext): Promise<Row[]> {
   // Page 1.
   const limit = cfg.pageSize;
   const pageUrl = (token?: string) => ctx.url(`${collection}?limit=${limit}${token ? `&continue=${encodeURIComponent(token)}` : ''}`);
-  ctx.step('lists: page 1, server', `limit=${limit}, ${pageReps} times`);
+  ctx.step('lists: page 1, server', `limit=${limit}, ${pageReps} times`, pageReps + 1);
   await expect(200, pageUrl(), ctx.agent);
   const page1Server = await repeat(pageReps, () => expect(200, pageUrl(), ctx.agent));
-  ctx.step('lists: page 1, raw', `${pageReps} raw page statements`);
+  ctx.step('lists: page 1, raw', `${pageReps} raw page statements`, pageReps + 1);
   const page1Options: ListOptions = { namespace: ns, limit, countRemaining: true };
   await rawQuery(page1Options, limit + 1);
   const page1Raw = await repeat(pageReps, () => rawQuery(page1Options, limit + 1));
 
-  // Walk to the page before the deep one, then time the deep page with its token.
+  // Walk to the page before the deep one (timing every page), then time the deep page with its token.
   const deep = cfg.deepPage;
-  ctx.step('lists: walk + deep page', `following continue tokens to page ${deep}`);
-  let token: string | undefined;
+  ctx.step(`lists: walk pages 1..${deep - 1}`, `following continue tokens to page ${deep}`, deep - 1);
+  const tokens: (string | undefined)[] = [undefined]; // tokens[p - 1] fetches page p
+  const walk: number[] = [];
   const walkStart = performance.now();
   for (let page = 1; page < deep; page++) {
-    const meta = (JSON.parse((await expect(200, pageUrl(token), ctx.agent)).text) as { metadata: ListMeta }).metadata;
+    const { ms, value } = await timed(() => expect(200, pageUrl(tokens[page - 1]), ctx.agent));
+    walk.push(ms);
+    const meta = (JSON.parse(value.text) as { metadata: ListMeta }).metadata;
     if (!meta.continue) throw new Error(`no continue token after page ${page}`);
-    token = meta.continue;
+    tokens.push(meta.continue);
   }
   const walkMs = performance.now() - walkStart;
-  const deepReply = JSON.parse((await expect(200, pageUrl(token), ctx.agent)).text) as { items: unknown[]; metadata: ListMeta };
-  const deepItems = deepReply.items.length;
-  const deepServer = await repeat(pageReps, () => expect(200, pageUrl(token), ctx.agent));
-  ctx.step('lists: deep page, raw', `${pageReps} raw page-${deep} statements`);
-  let deepOptions: ListOptions = { namespace: ns, limit, countRemaining: true };
-  if (token) {
-    const pos = decodeContinue(token, true);
-    deepOptions = { ...deepOptions, after: pos.after, exactVersion: pos.resourceVersion };
-  }
-  const deepRows = deepItems + (deepReply.metadata.continue ? 1 : 0);
-  await rawQuery(deepOptions, deepRows);
-  const deepRaw = await repeat(pageReps, () => rawQuery(deepOptions, deepRows));
+
+  const continuePage = async (page: number) => {
+    const token = tokens[page - 1];
+    const reply = JSON.parse((await expect(200, pageUrl(token), ctx.agent)).text) as { items: unknown[]; metadata: ListMeta };
+    ctx.step(`lists: page ${page}, server`, '', pageReps);
+    const server = await repeat(pageReps, () => expect(200, pageUrl(token), ctx.agent));
+    ctx.step(`lists: page ${page}, raw`, '', pageReps + 1);
+    let options: ListOptions = { namespace: ns, limit, countRemaining: true };
+    if (token) {
+      const pos = decodeContinue(token, true);
+      options = { ...options, after: pos.after, exactVersion: pos.resourceVersion };
+    }
+    const rows = reply.items.length + (reply.metadata.continue ? 1 : 0);
+    await rawQuery(options, rows);
+    const raw = await repeat(pageReps, () => rawQuery(options, rows));
+    return { server, raw, items: reply.items.length };
+  };
+  const deepPage = await continuePage(deep);
+  const secondPage = deep > 2 ? await continuePage(2) : undefined;
+  const walkStats = rounded(summarize(walk));
 
   return [
     {
@@ -112,13 +123,27 @@ export async function measureLists(ctx: BenchContext): Promise<Row[]> {
       id: 'list_deep_page_ms',
       metric: `list page ${deep}, limit=${limit}, p50`,
       unit: 'ms',
-      server: deepServer.p50,
-      raw: deepRaw.p50,
+      server: deepPage.server.p50,
+      raw: deepPage.raw.p50,
       better: 'lower',
       note:
         `the continue-token page: buildListQuery at the token's exact version (objects ∪ history) after its key (median of ${pageReps}; ` +
-        `${deepItems} items). Walking pages 1..${deep - 1} took ${Math.round(walkMs)} ms.`,
-      details: { server: deepServer, raw: deepRaw, walkMs: Math.round(walkMs), items: deepItems },
+        `${deepPage.items} items). Walking pages 1..${deep - 1} took ${Math.round(walkMs)} ms (per page p50 ${walkStats.p50} ms, max ${walkStats.max} ms).`,
+      details: { server: deepPage.server, raw: deepPage.raw, items: deepPage.items, walk: { totalMs: Math.round(walkMs), perPage: walkStats } },
     },
+    ...(secondPage
+      ? [
+          {
+            id: 'list_page2_ms',
+            metric: `list page 2, limit=${limit}, p50`,
+            unit: 'ms',
+            server: secondPage.server.p50,
+            raw: secondPage.raw.p50,
+            better: 'lower' as const,
+            note: `the first continue-token page, with ${n - limit} items after it: an exact-version page costs in proportion to the rows after its key.`,
+            details: { server: secondPage.server, raw: secondPage.raw },
+          },
+        ]
+      : []),
   ];
 }

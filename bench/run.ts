@@ -51,6 +51,13 @@ function machineFacts(pgFacts: Record<string, string>, cfg: BenchConfig): Record
   };
 }
 
+/** Cores used on average by everything but the server, the bench and its databases' backends. */
+function otherLoad(cpu: CpuPhases): number {
+  const phases = cpu.aggregated();
+  const secs = phases.reduce((s, p) => s + p.seconds, 0);
+  return secs > 0 ? phases.reduce((s, p) => s + p.otherCores * p.seconds, 0) / secs : 0;
+}
+
 async function main(): Promise<number> {
   const wallStart = performance.now();
   const startedAt = new Date().toISOString();
@@ -90,7 +97,7 @@ async function main(): Promise<number> {
     }
     serverDb = newPool(server.databaseUrl, cfg.concurrency);
     const running = server;
-    cpu = new CpuPhases(running.pid);
+    cpu = new CpuPhases(running.pid, [new URL(running.databaseUrl).pathname.slice(1), rawDb.name]);
     const phases = cpu;
     const ctx: BenchContext = {
       cfg,
@@ -99,9 +106,9 @@ async function main(): Promise<number> {
       serverDb,
       rawDbUrl: rawDb.url,
       url: (p) => new URL(p, running.url),
-      step: (phase, detail) => {
-        phases.mark(phase);
-        logLine(`${phase}: ${detail}`);
+      step: (phase, detail, ops) => {
+        phases.mark(phase, ops);
+        if (detail) logLine(`${phase}: ${detail}`);
       },
     };
     for (const [name, measure] of Object.entries(MEASURES)) {
@@ -127,7 +134,11 @@ async function main(): Promise<number> {
   out.push(Object.entries(facts).map(([k, v]) => `${k}: ${v}`).join(' | '));
   out.push(`scale ${cfg.scale}: ${cfg.creates} creates, ${cfg.gets} gets, ${cfg.listObjects} listed objects, ${cfg.watchers} watchers × ${cfg.watchWrites} writes, ${cfg.concurrency} clients`);
   out.push('', formatTable(rows));
-  if (cpu && cpu.phases.length > 0) out.push('', 'CPU by phase (cores busy on average; 2 cores = machine saturated):', cpu.format());
+  const busy = cpu ? otherLoad(cpu) : 0;
+  if (busy > 0.25) {
+    out.push('', `WARNING: other work used ${busy.toFixed(2)} cores on average during the run (see "other" below): every figure is depressed; compare runs on a quiet machine.`);
+  }
+  if (cpu && cpu.aggregated().length > 0) out.push('', `CPU by phase (cores busy on average; ${os.cpus().length} = machine saturated; postgres = backends of the bench's databases, other = WAL writer, checkpointer and anything else on the machine):`, cpu.format());
   out.push('', `wall clock ${wallClockSeconds} s${failures.length ? `; ${failures.length} measure(s) FAILED` : ''}`);
   for (const f of failures) out.push(`FAILED ${f}`);
   process.stdout.write(`${out.join('\n')}\n`);
@@ -135,10 +146,10 @@ async function main(): Promise<number> {
   await writeReport(cfg.resultsFile, {
     startedAt,
     wallClockSeconds,
-    machine: facts,
+    machine: { ...facts, otherLoadCores: cpu ? Number(otherLoad(cpu).toFixed(2)) : 0 },
     config: { ...cfg, only: [...cfg.only] },
     rows: rows.map((r) => ({ ...r, ratio: ratioOf(r) })),
-    ...(cpu ? { cpu: cpu.phases } : {}),
+    ...(cpu ? { cpu: cpu.aggregated() } : {}),
     ...(failures.length ? { failures } : {}),
   });
   logLine(`results written to ${cfg.resultsFile}`);

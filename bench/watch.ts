@@ -87,7 +87,7 @@ export async function measureWatch(ctx: BenchContext): Promise<Row[]> {
     });
 
   try {
-    ctx.step('watch: open', `${W} watches over ${agents.length} agents`);
+    ctx.step('watch: open', `${W} watches over ${agents.length} agents`, W);
     const openStart = performance.now();
     for (let i = 0; i < W; i += OPEN_WAVE) await Promise.all(Array.from({ length: Math.min(OPEN_WAVE, W - i) }, (_, j) => open(i + j)));
     const openMs = performance.now() - openStart;
@@ -110,8 +110,9 @@ export async function measureWatch(ctx: BenchContext): Promise<Row[]> {
       return ackMs;
     };
     // Warm-up writes also prove every watch is registered (headers go out before registration).
+    ctx.step('watch: (warm-up)', '');
     for (let k = 0; k < warmups; k++) await write(k);
-    ctx.step('watch: server writes', `${W} watches open in ${Math.round(openMs)} ms; ${total} writes, one at a time`);
+    ctx.step('watch: server writes', `${W} watches open in ${Math.round(openMs)} ms; ${total} writes, one at a time`, total);
     const acks: number[] = [];
     for (let k = warmups; k < warmups + total; k++) {
       acks.push(await write(k));
@@ -159,7 +160,7 @@ export async function measureWatch(ctx: BenchContext): Promise<Row[]> {
 
 /** Sequential one-op writes on the raw database, each timed to its NOTIFY's arrival at a listener. */
 async function rawNotifyLatency(ctx: BenchContext, count: number) {
-  ctx.step('watch: raw', `${count} write→NOTIFY round trips`);
+  ctx.step('watch: raw', `${count} write→NOTIFY round trips`, count + 3);
   const listener = new pg.Client({ connectionString: ctx.rawDbUrl });
   const writer = new pg.Client({ connectionString: ctx.rawDbUrl });
   await Promise.all([listener.connect(), writer.connect()]);

@@ -7,7 +7,6 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import * as zlib from 'node:zlib';
 import yaml from 'js-yaml';
 import { unauthorized } from '../../src/api/errors.ts';
 import { X509Authenticator } from '../../src/auth/authn/x509-authenticator.ts';
