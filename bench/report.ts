@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PhaseCpu } from './cpu.ts';
 
@@ -59,4 +59,30 @@ export function formatTable(rows: readonly Row[]): string {
 export async function writeReport(file: string, report: Report): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+}
+
+/** The report a previous run left at `file`, if any (read before it is overwritten). */
+export async function readPreviousReport(file: string): Promise<Report | undefined> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as Report;
+  } catch {
+    return undefined;
+  }
+}
+
+/** This run's server figures beside the previous run's, metric by metric (same id). */
+export function formatComparison(previous: Report, rows: readonly Row[], scale: number): string {
+  const before = new Map(previous.rows.map((r) => [r.id, r]));
+  const lines = rows
+    .filter((r) => before.has(r.id) && r.server !== null && before.get(r.id)!.server !== null)
+    .map((r) => {
+      const p = before.get(r.id)!.server!;
+      const change = ((r.server! - p) / p) * 100;
+      const sign = change >= 0 ? '+' : '';
+      return `  ${r.metric.padEnd(44)} ${fmt(p).padStart(9)} → ${fmt(r.server).padStart(9)} ${r.unit.padEnd(5)} (${sign}${change.toFixed(0)}%)`;
+    });
+  if (lines.length === 0) return '';
+  const prevScale = previous.config.scale;
+  const caveat = prevScale !== scale ? `; it ran at scale ${String(prevScale)}, this one at ${scale}: not comparable` : '';
+  return [`server figures against the previous run (${previous.startedAt}, other load ${previous.machine.otherLoadCores ?? '?'} cores${caveat}):`, ...lines].join('\n');
 }

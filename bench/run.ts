@@ -12,7 +12,7 @@ import { CpuPhases } from './cpu.ts';
 import { measureCreates } from './creates.ts';
 import { measureGets } from './gets.ts';
 import { measureLists } from './lists.ts';
-import { formatTable, ratioOf, writeReport, type Row } from './report.ts';
+import { formatComparison, formatTable, ratioOf, readPreviousReport, writeReport, type Row } from './report.ts';
 import { startBenchServer, type BenchServer } from './server.ts';
 import { measureWatch } from './watch.ts';
 
@@ -88,7 +88,8 @@ async function main(): Promise<number> {
 
   try {
     logLine('starting the server and the raw database');
-    [server, rawDb] = await Promise.all([startBenchServer(cfg.serverMode), createTestDatabase('pgkube_bench_raw')]);
+    rawDb = await createTestDatabase('pgkube_bench_raw');
+    server = await startBenchServer(cfg.serverMode);
     const raw = openDatabase(rawDb.url, 2);
     try {
       await migrateUp(raw.db);
@@ -139,6 +140,9 @@ async function main(): Promise<number> {
     out.push('', `WARNING: other work used ${busy.toFixed(2)} cores on average during the run (see "other" below): every figure is depressed; compare runs on a quiet machine.`);
   }
   if (cpu && cpu.aggregated().length > 0) out.push('', `CPU by phase (cores busy on average; ${os.cpus().length} = machine saturated; postgres = backends of the bench's databases, other = WAL writer, checkpointer and anything else on the machine):`, cpu.format());
+  const previous = await readPreviousReport(cfg.resultsFile);
+  const comparison = previous ? formatComparison(previous, rows, cfg.scale) : '';
+  if (comparison) out.push('', comparison);
   out.push('', `wall clock ${wallClockSeconds} s${failures.length ? `; ${failures.length} measure(s) FAILED` : ''}`);
   for (const f of failures) out.push(`FAILED ${f}`);
   process.stdout.write(`${out.join('\n')}\n`);
