@@ -26,39 +26,46 @@ export function buildListQuery(ref: ResourceRef, options: ListOptions): { text: 
   }
   const keyConditions = conditions.map((c) => ` and ${c}`).join('');
 
-  let filterSql = '';
-  if (options.filter) {
-    const f = compileSelectors({ labels: options.filter.labels, fields: options.filter.fields }, 'object', values.length + 1);
+  const filter = (column: string): string => {
+    if (!options.filter) return '';
+    const f = compileSelectors({ labels: options.filter.labels, fields: options.filter.fields }, column, values.length + 1);
     values.push(...f.params);
-    filterSql = ` and (${f.sql})`;
-  }
+    return ` and (${f.sql})`;
+  };
 
   const limit = options.limit && options.limit > 0 ? options.limit : undefined;
   const limitSql = limit !== undefined ? ` limit ${param(limit + 1)}` : '';
+  const ordered = ` order by namespace, name${limitSql}`;
 
-  let source: string;
+  // Each branch is ordered and limited on its own (the primary key gives the order cheaply), so a page
+  // after a key reads one page of rows, not everything after the key; the text cast comes last.
+  let page: string;
   let version: string;
+  let count: string;
   if (options.exactVersion !== undefined) {
     const rv = param(options.exactVersion);
     version = `${rv}::bigint`;
-    source = `(
-      select namespace, name, object from objects
-       where api_group = $1 and resource = $2 and resource_version <= ${rv}${keyConditions}
-      union all
-      select namespace, name, previous as object from (
+    const unchanged = `from objects where api_group = $1 and resource = $2 and resource_version <= ${rv}${keyConditions}`;
+    const replaced = `from (
         select distinct on (namespace, name) namespace, name, previous
           from history
          where api_group = $1 and resource = $2 and resource_version > ${rv}${keyConditions}
          order by namespace, name, resource_version
-      ) first_change where previous is not null
-    ) as_of`;
+      ) first_change where previous is not null`;
+    page = `select namespace, name, object from (
+        (select namespace, name, object ${unchanged}${filter('object')}${ordered})
+        union all
+        (select namespace, name, previous as object ${replaced}${filter('previous')}${ordered})
+      ) as_of${ordered}`;
+    count = `(select count(*) ${unchanged}) + (select count(*) ${replaced})`;
   } else {
     version = `coalesce((select max(resource_version) from history), (select compacted_resource_version from compaction))`;
-    source = `(select namespace, name, object from objects where api_group = $1 and resource = $2${keyConditions}) latest`;
+    const latest = `from objects where api_group = $1 and resource = $2${keyConditions}`;
+    page = `select namespace, name, object ${latest}${filter('object')}${ordered}`;
+    count = `(select count(*) ${latest})`;
   }
-
-  const remaining =
-    options.countRemaining && limit !== undefined ? `(select count(*) from ${source} where true${filterSql})` : 'null::bigint';
+  // Counting is only asked for without selectors (remainingItemCount is omitted with them).
+  const remaining = options.countRemaining && limit !== undefined && !options.filter ? count : 'null::bigint';
 
   const text = `
     with v as (
@@ -67,11 +74,7 @@ export function buildListQuery(ref: ResourceRef, options: ListOptions): { text: 
              coalesce((select max(resource_version) from history), (select compacted_resource_version from compaction)) as current_rv,
              ${remaining} as total
     )
-    select v.list_rv, v.compacted_rv, v.current_rv, v.total, page.namespace, page.name, page.object
-      from v left join lateral (
-        select namespace, name, object::text as object from ${source}
-         where true${filterSql}
-         order by namespace, name${limitSql}
-      ) page on true`;
+    select v.list_rv, v.compacted_rv, v.current_rv, v.total, page.namespace, page.name, page.object::text as object
+      from v left join lateral (${page}) page on true`;
   return { text, values };
 }

@@ -76,22 +76,23 @@ export class Watcher {
     const { namespace, name, filter } = this.options;
     if (namespace !== undefined && change.namespace !== namespace) return null;
     if (name !== undefined && change.name !== name) return null;
-    if (!filter) return delivery(change.type, change, change.object, () => change.objectText);
+    // Without a selector nothing needs the parsed object: consumers that only send text never parse it.
+    if (!filter) return delivery(change.type, change, () => change.object, () => change.objectText);
 
     if (change.type === 'DELETED') {
-      return filter.matches(change.object) ? delivery('DELETED', change, change.object, () => change.objectText) : null;
+      return filter.matches(change.object) ? delivery('DELETED', change, () => change.object, () => change.objectText) : null;
     }
     const nowMatches = filter.matches(change.object);
     const previous = change.previous;
     const usedToMatch = previous !== undefined && filter.matches(previous);
     if (nowMatches) {
       const type = change.type === 'MODIFIED' && usedToMatch ? 'MODIFIED' : 'ADDED';
-      return delivery(type, change, change.object, () => change.objectText);
+      return delivery(type, change, () => change.object, () => change.objectText);
     }
     if (usedToMatch && previous) {
       // Leaving the selector looks like a deletion: the old content, at the version of the change.
       const gone = withVersion(previous, change.resourceVersion);
-      return delivery('DELETED', change, gone, () => cachedVariant(change, 'left-selector', gone));
+      return delivery('DELETED', change, () => gone, () => cachedVariant(change, 'left-selector', gone));
     }
     return null;
   }
@@ -100,10 +101,17 @@ export class Watcher {
 function delivery(
   type: WatchDelivery['type'],
   change: LazyChange,
-  object: StoredKubeObject,
+  object: () => StoredKubeObject,
   text: () => string,
 ): WatchDelivery {
-  return { type, resourceVersion: change.resourceVersion, object, text };
+  return {
+    type,
+    resourceVersion: change.resourceVersion,
+    get object() {
+      return object();
+    },
+    text,
+  };
 }
 
 function withVersion(obj: StoredKubeObject, version: number): StoredKubeObject {
