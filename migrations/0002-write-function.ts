@@ -11,8 +11,11 @@ import { sql, type Kysely } from 'kysely';
  * batching several API writes into one transaction is what raises throughput.
  *
  * Op shape: {op: 'create'|'update'|'delete', g, r, ns, n, object?, rv? (expected resourceVersion),
- * uid? (expected uid)}. Outcomes: ok, exists, not_found, conflict (resourceVersion mismatch),
- * uid_mismatch. On a non-ok outcome the current object (if any) is returned.
+ * uid? (expected uid), nsgate? (a create that needs its namespace to exist and not be terminating)}.
+ * Outcomes: ok, exists, not_found, conflict (resourceVersion mismatch), uid_mismatch,
+ * namespace_missing, namespace_terminating. On a non-ok outcome the current object (if any) is
+ * returned. The namespace gate runs under the same lock as namespace deletion, so a create can
+ * never slip into a namespace whose deletion committed first.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -25,6 +28,7 @@ declare
   rv bigint;
   cur record;
   obj jsonb;
+  ns_obj jsonb;
   last_rv bigint := 0;
 begin
   perform pg_advisory_xact_lock(7158325001);
@@ -42,6 +46,18 @@ begin
       if found then
         outcome := 'exists'; resource_version := cur.rv; object := cur.object::text;
         return next; continue;
+      end if;
+      if (op->>'nsgate')::boolean then
+        select o.object into ns_obj from objects o
+         where o.api_group = '' and o.resource = 'namespaces' and o.namespace = '' and o.name = op->>'ns';
+        if ns_obj is null then
+          outcome := 'namespace_missing'; resource_version := null; object := null;
+          return next; continue;
+        end if;
+        if ns_obj->'metadata' ? 'deletionTimestamp' then
+          outcome := 'namespace_terminating'; resource_version := null; object := ns_obj::text;
+          return next; continue;
+        end if;
       end if;
       rv := nextval('resource_version_seq');
       obj := jsonb_set(op->'object', '{metadata,resourceVersion}', to_jsonb(rv::text));

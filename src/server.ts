@@ -89,7 +89,9 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
 
   const storage = new PostgresStorage({ pool: database.pool, connection: database.connection, logger });
   await storage.start();
-  const surface = new ApiSurface(kinds, storage, new NamespaceLifecycle(storage));
+  const namespaceLifecycle = new NamespaceLifecycle(storage, logger);
+  await namespaceLifecycle.start();
+  const surface = new ApiSurface(kinds, storage, namespaceLifecycle);
   const seeded = await seedBootstrapNamespaces(surface);
   if (seeded.length > 0) logger.info({ namespaces: seeded }, 'created bootstrap namespaces');
 
@@ -163,6 +165,7 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
       shuttingDown = true;
       if (config.shutdownDelayDurationMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDelayDurationMs));
       await controllers.stop();
+      namespaceLifecycle.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Watches end cleanly (their streams finish), idle keep-alive sockets go at once.
       await storage.close();

@@ -150,6 +150,21 @@ export function invalid(group: string, kind: string, name: string, errors: Field
   });
 }
 
+/** 403: a create into a namespace whose deletion has started (the NamespaceLifecycle rule). */
+export function namespaceTerminating(r: QualifiedResource, name: string, namespace: string): ApiError {
+  return new ApiError(
+    403,
+    'Forbidden',
+    `${qualified(r)} "${name}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`,
+    {
+      name,
+      group: r.group,
+      kind: r.resource,
+      causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
+    },
+  );
+}
+
 export function badRequest(message: string, causes?: StatusCause[]): ApiError {
   return new ApiError(400, 'BadRequest', message, causes ? { causes } : undefined);
 }

@@ -5,6 +5,7 @@ import {
   conflict,
   expired,
   invalid,
+  namespaceTerminating,
   notFound,
   successStatus,
   timeout,
@@ -89,13 +90,15 @@ export class ResourceStore {
     }
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.#storage.create(this.key(namespace, obj.metadata.name), obj);
+        return await this.#storage.create(this.key(namespace, obj.metadata.name), obj, { requireNamespace: this.kind.namespaced });
       } catch (err) {
         // A generated name that collides gets a fresh suffix, a few times, before giving up.
         if (generate && err instanceof StorageError && err.code === 'Exists' && attempt < 8) {
           obj.metadata.name = generateName(meta.generateName as string);
           continue;
         }
+        if (err instanceof StorageError && err.code === 'NamespaceMissing') throw notFound({ group: '', resource: 'namespaces' }, namespace);
+        if (err instanceof StorageError && err.code === 'NamespaceTerminating') throw namespaceTerminating(this.qualified, obj.metadata.name, namespace);
         throw this.#translate(err, obj.metadata.name);
       }
     }
@@ -382,6 +385,7 @@ export class ResourceStore {
         return expired(err.message);
       case 'Unstorable':
         return badRequest(err.message);
+
       case 'TooLargeVersion': {
         const e = timeout(`Timeout: ${err.message}`);
         e.status.details = { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 };

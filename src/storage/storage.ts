@@ -118,7 +118,11 @@ export interface WriteOptions {
 export interface Storage {
   get(key: ObjectKey): Promise<StoredObject | null>;
   list(ref: ResourceRef, options: ListOptions): Promise<ListResult>;
-  create(key: ObjectKey, object: StoredKubeObject): Promise<StoredObject>;
+  /**
+   * Stores a new object. With `requireNamespace` the namespace must exist and not be terminating at
+   * commit time (NamespaceMissing / NamespaceTerminating otherwise).
+   */
+  create(key: ObjectKey, object: StoredKubeObject, options?: { requireNamespace?: boolean }): Promise<StoredObject>;
   /** Replaces the object; `expectedVersion` (when set) must equal the stored version. */
   update(key: ObjectKey, object: StoredKubeObject, expectedVersion?: number, expectedUid?: string): Promise<StoredObject>;
   delete(key: ObjectKey, expectedVersion?: number, expectedUid?: string): Promise<StoredObject>;
@@ -135,7 +139,7 @@ export interface Storage {
 
 export class StorageError extends Error {
   constructor(
-    readonly code: 'NotFound' | 'Exists' | 'Conflict' | 'UidMismatch' | 'Expired' | 'TooLargeVersion' | 'Unavailable' | 'Unstorable',
+    readonly code: 'NotFound' | 'Exists' | 'Conflict' | 'UidMismatch' | 'Expired' | 'TooLargeVersion' | 'Unavailable' | 'Unstorable' | 'NamespaceMissing' | 'NamespaceTerminating',
     message: string,
     readonly current?: StoredObject,
   ) {

@@ -182,3 +182,21 @@ test('compaction drops history past the window; older watches and exact lists ar
   // The current state is untouched by compaction.
   assert.ok(await storage.get(key('s8', 'old')));
 });
+
+test('a create that needs its namespace is refused, in the same transaction, when it is missing or terminating', async () => {
+  const nsKey = { group: '', resource: 'namespaces', namespace: '', name: 'gate' };
+  const ns: StoredKubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'gate', uid: randomUUID(), resourceVersion: '' } };
+  await assert.rejects(
+    storage.create(key('gate', 'a'), configMap('gate', 'a'), { requireNamespace: true }),
+    (e: unknown) => e instanceof StorageError && e.code === 'NamespaceMissing',
+  );
+  const created = await storage.create(nsKey, ns);
+  assert.ok(await storage.create(key('gate', 'a'), configMap('gate', 'a'), { requireNamespace: true }));
+  await storage.update(nsKey, { ...created.object, metadata: { ...created.object.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } });
+  await assert.rejects(
+    storage.create(key('gate', 'b'), configMap('gate', 'b'), { requireNamespace: true }),
+    (e: unknown) => e instanceof StorageError && e.code === 'NamespaceTerminating',
+  );
+  // Without the gate (cluster-scoped kinds, internal writes) the namespace row is not consulted.
+  assert.ok(await storage.create(key('gate', 'c'), configMap('gate', 'c')));
+});

@@ -90,10 +90,18 @@ export class PostgresStorage implements Storage {
     };
   }
 
-  async create(key: ObjectKey, object: StoredKubeObject): Promise<StoredObject> {
-    const result = await this.#write({ op: 'create', ...opKey(key), objectText: storable(object) });
-    if (result.outcome === 'exists') throw new StorageError('Exists', `${key.resource} "${key.name}" already exists`, parsed(result));
-    return written(object, result);
+  async create(key: ObjectKey, object: StoredKubeObject, options: { requireNamespace?: boolean } = {}): Promise<StoredObject> {
+    const result = await this.#write({ op: 'create', ...opKey(key), objectText: storable(object), nsgate: options.requireNamespace });
+    switch (result.outcome) {
+      case 'ok':
+        return written(object, result);
+      case 'namespace_missing':
+        throw new StorageError('NamespaceMissing', `namespaces "${key.namespace}" not found`);
+      case 'namespace_terminating':
+        throw new StorageError('NamespaceTerminating', `namespace ${key.namespace} is being terminated`);
+      default:
+        throw new StorageError('Exists', `${key.resource} "${key.name}" already exists`, parsed(result));
+    }
   }
 
   async update(key: ObjectKey, object: StoredKubeObject, expectedVersion?: number, expectedUid?: string): Promise<StoredObject> {

@@ -11,10 +11,12 @@ export interface WriteOp {
   objectText?: string;
   rv?: number;
   uid?: string;
+  /** A create that needs its namespace to exist and not be terminating (checked in the transaction). */
+  nsgate?: boolean;
 }
 
 export interface WriteResult {
-  outcome: 'ok' | 'exists' | 'not_found' | 'conflict' | 'uid_mismatch';
+  outcome: 'ok' | 'exists' | 'not_found' | 'conflict' | 'uid_mismatch' | 'namespace_missing' | 'namespace_terminating';
   resourceVersion: number | null;
   /** The stored object as JSON text (the new one on ok, the current one otherwise). */
   objectText: string | null;
@@ -89,7 +91,7 @@ export class WriteBatcher {
 /** Builds the ops array as JSON text, splicing object texts in rather than parsing and re-encoding them. */
 function encodeBatch(ops: WriteOp[]): string {
   const parts = ops.map((o) => {
-    const head = JSON.stringify({ op: o.op, g: o.g, r: o.r, ns: o.ns, n: o.n, rv: o.rv === undefined ? null : String(o.rv), uid: o.uid ?? null });
+    const head = JSON.stringify({ op: o.op, g: o.g, r: o.r, ns: o.ns, n: o.n, rv: o.rv === undefined ? null : String(o.rv), uid: o.uid ?? null, nsgate: o.nsgate === true });
     return o.objectText === undefined ? head : `${head.slice(0, -1)},"object":${o.objectText}}`;
   });
   return `[${parts.join(',')}]`;
