@@ -140,7 +140,7 @@ export class NamespaceController {
       const store = this.#surface.storeFor(kind.group, kind.plural);
       let after: { namespace: string; name: string } | undefined;
       for (;;) {
-        const page = await this.#storage.list({ group: kind.group, resource: kind.plural }, { namespace, limit: PAGE, after });
+        const page = await store.storage.list({ group: kind.group, resource: kind.plural }, { namespace, limit: PAGE, after });
         for (const text of page.items) {
           const obj = JSON.parse(text) as StoredKubeObject;
           remaining++;

@@ -1,7 +1,8 @@
 import type { FieldError } from '../api/errors.ts';
 import type { KubeObject } from '../api/types.ts';
 import { defineKind } from '../registry/kind.ts';
-import { humanDuration } from '../registry/table.ts';
+import { eventColumns } from './event-columns.ts';
+import { coreEventToEventsV1, eventsV1ToCoreEvent } from './event-conversion.ts';
 
 type EventFields = {
   eventTime?: string | null;
@@ -19,7 +20,8 @@ type EventFields = {
 const MAX_SHORT = 128;
 const MAX_NOTE = 1024;
 
-function validateEvent(obj: KubeObject): FieldError[] {
+/** The events.k8s.io/v1 rules for new events (core/v1 Events written the new way follow them too). */
+export function validateEventsV1(obj: KubeObject): FieldError[] {
   const e = obj as KubeObject & EventFields;
   const errs: FieldError[] = [];
   const required = (field: keyof EventFields) => {
@@ -56,37 +58,27 @@ export const events = defineKind({
   shortNames: ['ev'],
   allowCreateOnUpdate: true,
   schemaMessage: 'k8s.io.api.events.v1.Event',
+  // Selectors run on the stored (core/v1) form, hence the core paths.
   fieldSelectors: {
     type: ['type'],
     reason: ['reason'],
-    reportingController: ['reportingController'],
-    'regarding.kind': ['regarding', 'kind'],
-    'regarding.name': ['regarding', 'name'],
-    'regarding.namespace': ['regarding', 'namespace'],
-    'regarding.uid': ['regarding', 'uid'],
+    reportingController: ['reportingComponent'],
+    'regarding.kind': ['involvedObject', 'kind'],
+    'regarding.name': ['involvedObject', 'name'],
+    'regarding.namespace': ['involvedObject', 'namespace'],
+    'regarding.uid': ['involvedObject', 'uid'],
+    'regarding.apiVersion': ['involvedObject', 'apiVersion'],
+    'regarding.resourceVersion': ['involvedObject', 'resourceVersion'],
+    'regarding.fieldPath': ['involvedObject', 'fieldPath'],
   },
-  tableColumns: [
-    {
-      name: 'Last Seen',
-      type: 'string',
-      description: 'Time of the last observation of the event.',
-      cell: (o) => {
-        const seen = (o as EventFields).series?.lastObservedTime ?? (o as EventFields).eventTime ?? o.metadata?.creationTimestamp;
-        return seen ? humanDuration(Date.now() - Date.parse(seen)) : '<unknown>';
-      },
-    },
-    { name: 'Type', type: 'string', description: 'Type of this event (Normal, Warning).', cell: (o) => (o as EventFields).type ?? '' },
-    { name: 'Reason', type: 'string', description: 'Why the action was taken.', cell: (o) => (o as EventFields).reason ?? '' },
-    {
-      name: 'Object',
-      type: 'string',
-      description: 'The object this Event is about.',
-      cell: (o) => {
-        const r = (o as EventFields).regarding;
-        return r ? `${(r.kind ?? '').toLowerCase()}/${r.name ?? ''}` : '';
-      },
-    },
-    { name: 'Message', type: 'string', description: 'A human-readable description of the status of this operation.', cell: (o) => (o as EventFields).note ?? '' },
-  ],
-  strategy: { validate: validateEvent, validateUpdate: (obj) => validateEvent(obj) },
+  tableColumns: eventColumns({
+    lastSeen: (o) => (o as EventFields).series?.lastObservedTime ?? (o as EventFields).eventTime ?? (o as EventFields).deprecatedLastTimestamp,
+    type: (o) => (o as EventFields).type,
+    reason: (o) => (o as EventFields).reason,
+    object: (o) => (o as EventFields).regarding,
+    message: (o) => (o as EventFields).note,
+  }),
+  // Stored as core/v1 Event, as upstream: both APIs show the same events.
+  storage: { group: '', resource: 'events', toStorage: eventsV1ToCoreEvent, fromStorage: coreEventToEventsV1 },
+  strategy: { validate: validateEventsV1, validateUpdate: (obj) => validateEventsV1(obj) },
 });

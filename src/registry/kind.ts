@@ -29,6 +29,17 @@ export interface TableColumn {
   cell: (obj: KubeObject) => unknown;
 }
 
+/**
+ * A kind served in one form and stored in another (events.k8s.io/v1 Event lives in core v1 Event's
+ * storage, as upstream). The functions convert whole objects and must not mutate their input.
+ */
+export interface StorageMapping {
+  readonly group: string;
+  readonly resource: string;
+  toStorage(obj: KubeObject): KubeObject;
+  fromStorage(obj: KubeObject): KubeObject;
+}
+
 /** Hooks a kind supplies; the generic store calls them in a fixed order (see registry/strategy.ts). */
 export interface KindStrategy {
   /** Clears fields a create must not set (status on kinds with a status subresource) and sets defaults. */
@@ -85,6 +96,8 @@ export interface KindDefinition {
   /** Columns after Name (the Name column and a trailing Age column are always present). */
   readonly tableColumns: readonly TableColumn[];
   readonly strategy: KindStrategy;
+  /** Set when the kind's objects are stored as another resource (see StorageMapping). */
+  readonly storage?: StorageMapping;
 }
 
 export type KindInput = Pick<KindDefinition, 'group' | 'version' | 'kind' | 'plural' | 'namespaced' | 'schemaMessage'> &

@@ -1,5 +1,5 @@
 import { ApiError, badRequest, expired } from '../api/errors.ts';
-import { StorageError, type ListKey, type ListOptions, type Storage } from '../storage/storage.ts';
+import { StorageError, type ListKey, type ListOptions } from '../storage/storage.ts';
 import { decodeContinue, encodeContinue } from './continue-token.ts';
 import { parseSelectors } from './filter.ts';
 import type { KindDefinition } from './kind.ts';
@@ -21,7 +21,7 @@ const CONTINUE_EXPIRED =
  * Most Recent and Any read the latest state, NotOlderThan waits for the version, Exact and continue
  * tokens read the snapshot of their version.
  */
-export async function listResource(store: ResourceStore, storage: Storage, namespace: string | undefined, q: ListQuery): Promise<ListPage> {
+export async function listResource(store: ResourceStore, namespace: string | undefined, q: ListQuery): Promise<ListPage> {
   validateListQuery(q);
   const kind = store.kind;
   const selectors = parseSelectors(kind, q.labelSelector, q.fieldSelector);
@@ -47,7 +47,7 @@ export async function listResource(store: ResourceStore, storage: Storage, names
   }
 
   try {
-    const result = await storage.list({ group: kind.group, resource: kind.plural }, options);
+    const result = await store.storage.list({ group: kind.group, resource: kind.plural }, options);
     return {
       items: result.items,
       resourceVersion: String(result.resourceVersion),

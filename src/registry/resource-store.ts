@@ -16,6 +16,7 @@ import type { KubeObject, StoredKubeObject, SuccessStatus } from '../api/types.t
 import { StorageError, type ObjectKey, type Storage, type StoredObject } from '../storage/storage.ts';
 import type { DeleteOptions } from './delete-options.ts';
 import { apiVersionOf, type KindDefinition } from './kind.ts';
+import { storageFor, storageRefOf } from './storage-view.ts';
 import { canonicalJson, carryUpdateFields, fillCreateFields, generateName, nowTimestamp, specOf } from './system-fields.ts';
 import { findTypeError } from './type-check.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from './validation/object-meta.ts';
@@ -46,18 +47,21 @@ const GUARANTEED_UPDATE_RETRIES = 16;
 export class ResourceStore {
   readonly kind: KindDefinition;
   readonly qualified: QualifiedResource;
+  /** Storage as this kind sees it (objects in the kind's form, whatever form they are stored in). */
+  readonly storage: Storage;
   readonly #storage: Storage;
   readonly #namespaces: NamespaceGate;
 
   constructor(kind: KindDefinition, storage: Storage, namespaces: NamespaceGate) {
     this.kind = kind;
     this.qualified = { group: kind.group, resource: kind.plural };
-    this.#storage = storage;
+    this.storage = storageFor(kind, storage);
+    this.#storage = this.storage;
     this.#namespaces = namespaces;
   }
 
   key(namespace: string, name: string): ObjectKey {
-    return { group: this.kind.group, resource: this.kind.plural, namespace: this.kind.namespaced ? namespace : '', name };
+    return { ...storageRefOf(this.kind), namespace: this.kind.namespaced ? namespace : '', name };
   }
 
   /** Reads one object; with `minVersion` (NotOlderThan) the store must have reached that version. */

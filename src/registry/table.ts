@@ -82,10 +82,12 @@ export function toTable(kind: KindDefinition, objects: readonly KubeObject[], op
   const version = options.version ?? 'v1';
   const includeObject = options.includeObject ?? 'Metadata';
   const custom = kind.tableColumns.length > 0;
+  const complete = ownsLayout(kind);
   const now = options.now ?? new Date();
 
   const rows = objects.map((obj): TableRow => {
     const created = obj.metadata?.creationTimestamp;
+    if (complete) return { cells: kind.tableColumns.map((c) => cellValue(c, obj)), object: rowObject(obj, includeObject, version) };
     const cells: unknown[] = [obj.metadata?.name ?? ''];
     if (custom) {
       for (const column of kind.tableColumns) cells.push(cellValue(column, obj));
@@ -116,8 +118,19 @@ export function toTable(kind: KindDefinition, objects: readonly KubeObject[], op
   };
 }
 
+/**
+ * A kind whose columns include its own `Name` lays out the whole table (the event table puts Name
+ * among the wide-only columns and has no Age); otherwise Name comes first and Age last.
+ */
+function ownsLayout(kind: KindDefinition): boolean {
+  return kind.tableColumns.some((c) => c.name === 'Name');
+}
+
 /** The column definitions `toTable` produces for a kind. */
 export function columnDefinitions(kind: KindDefinition): TableColumnDefinition[] {
+  if (ownsLayout(kind)) {
+    return kind.tableColumns.map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: c.description, priority: c.priority ?? 0 }));
+  }
   if (kind.tableColumns.length === 0) {
     return [NAME_COLUMN, { name: 'Created At', type: 'date', format: '', description: CREATED_DESCRIPTION, priority: 0 }];
   }

@@ -205,10 +205,28 @@ for (const version of KUBECTL_VERSIONS) {
 
     // Known server gap: describe also lists core/v1 events (/api/v1/namespaces/<ns>/events), which the
     // server does not serve (only events.k8s.io/v1), so a plain describe of any object ends in a 404.
-    it('describe cm lists the (absent) events', { todo: 'core/v1 events are not served: describe fails with NotFound' }, async () => {
-      const out = ok(await kn(['describe', 'cm', 'settings']));
-      assert.match(out, /^Name:\s+settings$/m);
-      assert.match(out, /^Events:\s+<none>$/m);
+    it('describe cm shows the core/v1 events about it', async () => {
+      const before = ok(await kn(['describe', 'cm', 'settings']));
+      assert.match(before, /^Name:\s+settings$/m);
+      assert.match(before, /^Events:\s+<none>$/m);
+      const uid = ok(await kn(['get', 'cm', 'settings', '-o', 'jsonpath={.metadata.uid}']));
+      const event = {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: 'settings.checked' },
+        involvedObject: { apiVersion: 'v1', kind: 'ConfigMap', name: 'settings', namespace: ns, uid },
+        reason: 'Checked',
+        message: 'looked at by the e2e test',
+        type: 'Normal',
+        source: { component: 'e2e' },
+        count: 1,
+        firstTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+        lastTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+      };
+      ok(await kn(['create', '-f', '-'], { input: JSON.stringify(event) }));
+      const after = ok(await kn(['describe', 'cm', 'settings']));
+      assert.match(after, /Normal\s+Checked\s+\S+\s+e2e\s+looked at by the e2e test/);
+      ok(await kn(['delete', 'event', 'settings.checked']));
     });
 
     it('delete removes a configmap and a secret', async () => {

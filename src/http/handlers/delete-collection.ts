@@ -23,7 +23,7 @@ export async function handleDeleteCollection(ctx: Context, scope: RequestScope):
   let resourceVersion = '';
   do {
     // Later pages follow the token alone: it carries the snapshot version.
-    const page = await listResource(scope.store, scope.storage, namespace, {
+    const page = await listResource(scope.store, namespace, {
       ...query,
       watch: false,
       limit: PAGE,

@@ -13,7 +13,7 @@ export async function handleList(ctx: Context, scope: RequestScope): Promise<voi
   const n = negotiate(ctx, scope.kind, { allowTable: true });
   const query = parseListQuery(ctx.URL.searchParams);
   const namespace = scope.kind.namespaced && scope.info.namespace ? scope.info.namespace : undefined;
-  const page = await listResource(scope.store, scope.storage, namespace, query);
+  const page = await listResource(scope.store, namespace, query);
   const pretty = n.pretty || isPretty(ctx.query.pretty as string | undefined, ctx.get('user-agent'));
 
   ctx.status = 200;

@@ -88,7 +88,7 @@ export async function handleWatch(ctx: Context, scope: RequestScope): Promise<vo
       let cont: string | undefined;
       let listVersion: string | undefined;
       do {
-        const page = await listResource(scope.store, scope.storage, namespace, {
+        const page = await listResource(scope.store, namespace, {
           ...query,
           watch: false,
           sendInitialEvents: undefined,
@@ -104,10 +104,10 @@ export async function handleWatch(ctx: Context, scope: RequestScope): Promise<vo
       } while (cont && !stream.closed);
       fromVersion = Number(listVersion);
     }
-    if (fromVersion === undefined) fromVersion = await scope.storage.currentVersion();
+    if (fromVersion === undefined) fromVersion = await scope.store.storage.currentVersion();
     if (stream.closed) return;
 
-    handle = await scope.storage.watch(
+    handle = await scope.store.storage.watch(
       { group: scope.kind.group, resource: scope.kind.plural },
       { namespace, name, filter: selectors.filter, fromVersion },
       {

@@ -1,0 +1,73 @@
+import type { FieldError } from '../api/errors.ts';
+import type { KubeObject } from '../api/types.ts';
+import { defineKind } from '../registry/kind.ts';
+import { eventColumns } from './event-columns.ts';
+import { coreEventToEventsV1 } from './event-conversion.ts';
+import { validateEventsV1 } from './event.ts';
+
+type CoreEvent = KubeObject & {
+  involvedObject?: { kind?: string; name?: string; namespace?: string };
+  message?: string;
+  reason?: string;
+  type?: string;
+  eventTime?: string | null;
+  lastTimestamp?: string;
+  series?: { lastObservedTime?: string };
+};
+
+/**
+ * core/v1 Event rules: an event written the new way (with eventTime) obeys the events.k8s.io rules;
+ * a legacy one only has to be about an object in its own namespace.
+ */
+function validateCoreEvent(obj: KubeObject): FieldError[] {
+  const e = obj as CoreEvent;
+  if (e.eventTime) {
+    return validateEventsV1(coreEventToEventsV1(obj)).map((err) => ({ ...err, field: coreField(err.field) }));
+  }
+  const errs: FieldError[] = [];
+  const involvedNs = e.involvedObject?.namespace;
+  if (involvedNs && involvedNs !== obj.metadata?.namespace) {
+    errs.push({ type: 'FieldValueInvalid', field: 'involvedObject.namespace', value: involvedNs, detail: 'does not match event.namespace' });
+  }
+  return errs;
+}
+
+const CORE_NAMES: Record<string, string> = { note: 'message', regarding: 'involvedObject', reportingController: 'reportingComponent' };
+
+function coreField(field: string): string {
+  const [head, ...rest] = field.split('.');
+  return [CORE_NAMES[head] ?? head, ...rest].join('.');
+}
+
+/** core/v1 Event: what `kubectl get events` and `kubectl describe` read. */
+export const coreEvents = defineKind({
+  group: '',
+  version: 'v1',
+  kind: 'Event',
+  plural: 'events',
+  namespaced: true,
+  shortNames: ['ev'],
+  allowCreateOnUpdate: true,
+  schemaMessage: 'k8s.io.api.core.v1.Event',
+  fieldSelectors: {
+    'involvedObject.kind': ['involvedObject', 'kind'],
+    'involvedObject.namespace': ['involvedObject', 'namespace'],
+    'involvedObject.name': ['involvedObject', 'name'],
+    'involvedObject.uid': ['involvedObject', 'uid'],
+    'involvedObject.apiVersion': ['involvedObject', 'apiVersion'],
+    'involvedObject.resourceVersion': ['involvedObject', 'resourceVersion'],
+    'involvedObject.fieldPath': ['involvedObject', 'fieldPath'],
+    reason: ['reason'],
+    reportingComponent: ['reportingComponent'],
+    source: ['source', 'component'],
+    type: ['type'],
+  },
+  tableColumns: eventColumns({
+    lastSeen: (o) => (o as CoreEvent).series?.lastObservedTime ?? (o as CoreEvent).lastTimestamp ?? (o as CoreEvent).eventTime ?? undefined,
+    type: (o) => (o as CoreEvent).type,
+    reason: (o) => (o as CoreEvent).reason,
+    object: (o) => (o as CoreEvent).involvedObject,
+    message: (o) => (o as CoreEvent).message,
+  }),
+  strategy: { validate: validateCoreEvent, validateUpdate: (obj) => validateCoreEvent(obj) },
+});

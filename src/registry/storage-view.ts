@@ -1,0 +1,119 @@
+import type { StoredKubeObject } from '../api/types.ts';
+import type {
+  ListOptions,
+  ListResult,
+  ObjectKey,
+  ResourceRef,
+  Storage,
+  StoredObject,
+  WatchDelivery,
+  WatchHandle,
+  WatchListener,
+  WatchOptions,
+} from '../storage/storage.ts';
+import type { KindDefinition, StorageMapping } from './kind.ts';
+
+/** Where a kind's objects live: its own resource, or the one its storage mapping names. */
+export function storageRefOf(kind: KindDefinition): ResourceRef {
+  return kind.storage ? { group: kind.storage.group, resource: kind.storage.resource } : { group: kind.group, resource: kind.plural };
+}
+
+/**
+ * Storage as one kind sees it. Most kinds are stored as they are served and get storage itself; a
+ * kind that shares another's storage (events.k8s.io/v1 Event is stored as core v1 Event, as upstream)
+ * gets a view that converts every object on the way in and out, so the generic store, lists and
+ * watches never know. Selectors run against the stored form, so such a kind's field selectors name
+ * stored paths.
+ */
+export function storageFor(kind: KindDefinition, storage: Storage): Storage {
+  return kind.storage ? new ConvertingStorage(storage, kind.storage) : storage;
+}
+
+class ConvertingStorage implements Storage {
+  readonly #inner: Storage;
+  readonly #m: StorageMapping;
+
+  constructor(inner: Storage, mapping: StorageMapping) {
+    this.#inner = inner;
+    this.#m = mapping;
+  }
+
+  #ref(): ResourceRef {
+    return { group: this.#m.group, resource: this.#m.resource };
+  }
+
+  #key(key: ObjectKey): ObjectKey {
+    return { ...key, ...this.#ref() };
+  }
+
+  #out(stored: StoredObject): StoredObject {
+    const object = this.#m.fromStorage(stored.object) as StoredKubeObject;
+    return { object, text: JSON.stringify(object), resourceVersion: stored.resourceVersion };
+  }
+
+  #in(object: StoredKubeObject): StoredKubeObject {
+    return this.#m.toStorage(object) as StoredKubeObject;
+  }
+
+  async get(key: ObjectKey): Promise<StoredObject | null> {
+    const found = await this.#inner.get(this.#key(key));
+    return found ? this.#out(found) : null;
+  }
+
+  async list(_ref: ResourceRef, options: ListOptions): Promise<ListResult> {
+    const result = await this.#inner.list(this.#ref(), options);
+    return { ...result, items: result.items.map((t) => JSON.stringify(this.#m.fromStorage(JSON.parse(t)))) };
+  }
+
+  async create(key: ObjectKey, object: StoredKubeObject, options?: { requireNamespace?: boolean }): Promise<StoredObject> {
+    return this.#out(await this.#inner.create(this.#key(key), this.#in(object), options));
+  }
+
+  async update(key: ObjectKey, object: StoredKubeObject, expectedVersion?: number, expectedUid?: string): Promise<StoredObject> {
+    return this.#out(await this.#inner.update(this.#key(key), this.#in(object), expectedVersion, expectedUid));
+  }
+
+  async delete(key: ObjectKey, expectedVersion?: number, expectedUid?: string): Promise<StoredObject> {
+    return this.#out(await this.#inner.delete(this.#key(key), expectedVersion, expectedUid));
+  }
+
+  watch(_ref: ResourceRef, options: WatchOptions, listener: WatchListener): Promise<WatchHandle> {
+    const from = this.#m.fromStorage;
+    return this.#inner.watch(this.#ref(), options, {
+      onEvent: (ev) => {
+        let converted: StoredKubeObject | undefined;
+        const object = () => (converted ??= from(ev.object) as StoredKubeObject);
+        const delivery: WatchDelivery = {
+          type: ev.type,
+          resourceVersion: ev.resourceVersion,
+          get object() {
+            return object();
+          },
+          text: () => JSON.stringify(object()),
+        };
+        return listener.onEvent(delivery);
+      },
+      onClose: (reason) => listener.onClose(reason),
+    });
+  }
+
+  waitForVersion(version: number): Promise<void> {
+    return this.#inner.waitForVersion(version);
+  }
+
+  currentVersion(): Promise<number> {
+    return this.#inner.currentVersion();
+  }
+
+  compactedVersion(): Promise<number> {
+    return this.#inner.compactedVersion();
+  }
+
+  ping(): Promise<void> {
+    return this.#inner.ping();
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
