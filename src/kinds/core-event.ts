@@ -2,7 +2,7 @@ import type { FieldError } from '../api/errors.ts';
 import type { KubeObject } from '../api/types.ts';
 import { defineKind } from '../registry/kind.ts';
 import { eventColumns } from './event-columns.ts';
-import { coreEventToEventsV1 } from './event-conversion.ts';
+import { coreEventToEventsV1, referenceFieldSelectors } from './event-conversion.ts';
 import { validateEventsV1 } from './event.ts';
 
 type CoreEvent = KubeObject & {
@@ -50,13 +50,7 @@ export const coreEvents = defineKind({
   allowCreateOnUpdate: true,
   schemaMessage: 'k8s.io.api.core.v1.Event',
   fieldSelectors: {
-    'involvedObject.kind': ['involvedObject', 'kind'],
-    'involvedObject.namespace': ['involvedObject', 'namespace'],
-    'involvedObject.name': ['involvedObject', 'name'],
-    'involvedObject.uid': ['involvedObject', 'uid'],
-    'involvedObject.apiVersion': ['involvedObject', 'apiVersion'],
-    'involvedObject.resourceVersion': ['involvedObject', 'resourceVersion'],
-    'involvedObject.fieldPath': ['involvedObject', 'fieldPath'],
+    ...referenceFieldSelectors('involvedObject'),
     reason: ['reason'],
     reportingComponent: ['reportingComponent'],
     source: ['source', 'component'],

@@ -39,3 +39,14 @@ export function eventsV1ToCoreEvent(event: KubeObject): KubeObject {
   if (out.involvedObject === undefined) out.involvedObject = {};
   return out;
 }
+
+const REFERENCE_FIELDS = ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'] as const;
+
+/**
+ * Field selectors on the object an event is about, by the name each API gives it
+ * (`involvedObject.name` in core/v1, `regarding.name` in events.k8s.io/v1); both select on the
+ * stored core form.
+ */
+export function referenceFieldSelectors(prefix: 'involvedObject' | 'regarding'): Record<string, readonly string[]> {
+  return Object.fromEntries(REFERENCE_FIELDS.map((f) => [`${prefix}.${f}`, ['involvedObject', f]]));
+}

@@ -2,7 +2,7 @@ import type { FieldError } from '../api/errors.ts';
 import type { KubeObject } from '../api/types.ts';
 import { defineKind } from '../registry/kind.ts';
 import { eventColumns } from './event-columns.ts';
-import { coreEventToEventsV1, eventsV1ToCoreEvent } from './event-conversion.ts';
+import { coreEventToEventsV1, eventsV1ToCoreEvent, referenceFieldSelectors } from './event-conversion.ts';
 
 type EventFields = {
   eventTime?: string | null;
@@ -63,13 +63,7 @@ export const events = defineKind({
     type: ['type'],
     reason: ['reason'],
     reportingController: ['reportingComponent'],
-    'regarding.kind': ['involvedObject', 'kind'],
-    'regarding.name': ['involvedObject', 'name'],
-    'regarding.namespace': ['involvedObject', 'namespace'],
-    'regarding.uid': ['involvedObject', 'uid'],
-    'regarding.apiVersion': ['involvedObject', 'apiVersion'],
-    'regarding.resourceVersion': ['involvedObject', 'resourceVersion'],
-    'regarding.fieldPath': ['involvedObject', 'fieldPath'],
+    ...referenceFieldSelectors('regarding'),
   },
   tableColumns: eventColumns({
     lastSeen: (o) => (o as EventFields).series?.lastObservedTime ?? (o as EventFields).eventTime ?? (o as EventFields).deprecatedLastTimestamp,
