@@ -1,14 +1,11 @@
 import {
   alreadyExists,
   ApiError,
-  badRequest,
   conflict,
-  expired,
   invalid,
   namespaceTerminating,
   notFound,
   successStatus,
-  timeout,
   type FieldError,
   type QualifiedResource,
 } from '../api/errors.ts';
@@ -18,7 +15,8 @@ import type { DeleteOptions } from './delete-options.ts';
 import { apiVersionOf, type KindDefinition } from './kind.ts';
 import { storageFor, storageRefOf } from './storage-view.ts';
 import { canonicalJson, carryUpdateFields, fillCreateFields, generateName, nowTimestamp, specOf } from './system-fields.ts';
-import { findTypeError } from './type-check.ts';
+import { checkName, checkNamespace, checkTypeMeta } from './body-checks.ts';
+import { toApiError } from './storage-errors.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from './validation/object-meta.ts';
 
 /** Checks that a namespaced create may go into the namespace (exists, not terminating). */
@@ -66,16 +64,16 @@ export class ResourceStore {
 
   /** Reads one object; with `minVersion` (NotOlderThan) the store must have reached that version. */
   async get(namespace: string, name: string, minVersion?: number): Promise<StoredObject> {
-    if (minVersion !== undefined) await this.#storage.waitForVersion(minVersion).catch((err) => Promise.reject(this.#translate(err, name)));
+    if (minVersion !== undefined) await this.#storage.waitForVersion(minVersion).catch((err) => Promise.reject(this.#toApiError(err, name)));
     const found = await this.#storage.get(this.key(namespace, name));
     if (!found) throw notFound(this.qualified, name);
     return found;
   }
 
   async create(namespace: string, body: KubeObject, options: WriteOptions): Promise<StoredObject> {
-    this.#checkTypeMeta(body);
+    checkTypeMeta(this.kind, body);
     const meta = (body.metadata ??= {});
-    this.#checkNamespace(meta, namespace);
+    checkNamespace(this.kind, meta, namespace);
     // Admission (NamespaceLifecycle) runs before the kind's rules, so it judges the name as sent.
     if (this.kind.namespaced) await this.#namespaces.assertWritable(namespace, this.qualified, typeof meta.name === 'string' ? meta.name : '');
     const generate = !meta.name && typeof meta.generateName === 'string' && meta.generateName !== '';
@@ -103,7 +101,7 @@ export class ResourceStore {
         }
         if (err instanceof StorageError && err.code === 'NamespaceMissing') throw notFound({ group: '', resource: 'namespaces' }, namespace);
         if (err instanceof StorageError && err.code === 'NamespaceTerminating') throw namespaceTerminating(this.qualified, obj.metadata.name, namespace);
-        throw this.#translate(err, obj.metadata.name);
+        throw this.#toApiError(err, obj.metadata.name);
       }
     }
   }
@@ -119,10 +117,10 @@ export class ResourceStore {
     body: KubeObject,
     options: UpdateOptions,
   ): Promise<{ stored: StoredObject; created: boolean }> {
-    this.#checkTypeMeta(body);
+    checkTypeMeta(this.kind, body);
     const meta = (body.metadata ??= {});
-    this.#checkNamespace(meta, namespace);
-    this.#checkName(meta, name);
+    checkNamespace(this.kind, meta, namespace);
+    checkName(meta, name);
     const precondition = meta.resourceVersion ? this.#parseVersion(meta.resourceVersion, name) : undefined;
 
     return this.#guaranteedUpdate(namespace, name, precondition, async (current) => {
@@ -157,10 +155,10 @@ export class ResourceStore {
     const result = await this.#guaranteedUpdate(namespace, name, options.precondition, async (current) => {
       if (!current) throw notFound(this.qualified, name);
       const desired = await mutate(structuredClone(current.object));
-      this.#checkTypeMeta(desired);
+      checkTypeMeta(this.kind, desired);
       const meta = (desired.metadata ??= {});
-      this.#checkName(meta, name);
-      this.#checkNamespace(meta, namespace);
+      checkName(meta, name);
+      checkNamespace(this.kind, meta, namespace);
       return { update: this.#prepareUpdate(desired, current.object, options.subresource) };
     }, options);
     return result.stored;
@@ -186,7 +184,7 @@ export class ResourceStore {
           return { gone: false, object: await this.#storage.update(key, next, current.resourceVersion) };
         } catch (err) {
           if (err instanceof StorageError && err.code === 'Conflict') continue;
-          throw this.#translate(err, name);
+          throw this.#toApiError(err, name);
         }
       }
       if (options.dryRun) return { gone: true, status: this.#deletedStatus(obj), object: current };
@@ -197,14 +195,14 @@ export class ResourceStore {
         if (err instanceof StorageError && (err.code === 'Conflict' || err.code === 'NotFound') && attempt + 1 < GUARANTEED_UPDATE_RETRIES) {
           continue;
         }
-        throw this.#translate(err, name);
+        throw this.#toApiError(err, name);
       }
     }
     throw conflict(this.qualified, name, 'too many concurrent changes; please retry');
   }
 
   translate(err: unknown, name: string): unknown {
-    return this.#translate(err, name);
+    return this.#toApiError(err, name);
   }
 
   #deletedStatus(obj: StoredKubeObject): SuccessStatus {
@@ -320,7 +318,7 @@ export class ResourceStore {
           if (precondition !== undefined && err.code === 'Conflict') throw conflict(this.qualified, name);
           continue;
         }
-        throw this.#translate(err, name);
+        throw this.#toApiError(err, name);
       }
     }
     throw conflict(this.qualified, name, 'too many concurrent changes; please retry');
@@ -329,41 +327,6 @@ export class ResourceStore {
   #validate(obj: KubeObject, ...lists: FieldError[][]): void {
     const errors = lists.flat();
     if (errors.length > 0) throw invalid(this.kind.group, this.kind.kind, String(obj.metadata?.name ?? ''), errors);
-  }
-
-  #checkTypeMeta(body: KubeObject): void {
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the request body must be a JSON object');
-    const expected = apiVersionOf(this.kind);
-    // Missing parts default to the endpoint's, as the decoder does; anything else names a type this
-    // endpoint cannot decode, and the message is the real decoder's.
-    const kind = body.kind == null || body.kind === '' ? this.kind.kind : String(body.kind);
-    const apiVersion = body.apiVersion == null || body.apiVersion === '' ? expected : String(body.apiVersion);
-    const version = apiVersion.slice(apiVersion.indexOf('/') + 1);
-    const cannot = `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${this.kind.kind}`;
-    if (kind !== this.kind.kind || apiVersion !== expected) {
-      throw badRequest(`${cannot}: no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "pkg/api/legacyscheme/scheme.go:30"`);
-    }
-    const typeError = findTypeError(this.kind.schemaMessage, body);
-    if (typeError) throw badRequest(`${cannot}: ${typeError}`);
-  }
-
-  /** An update names its object in the body too, and both names agree (upstream's checkName). */
-  #checkName(meta: Record<string, unknown>, name: string): void {
-    if (meta.name === undefined || meta.name === null || meta.name === '') {
-      throw badRequest(`the name of the object (${name} based on URL) was undeterminable: name must be provided`);
-    }
-    if (meta.name !== name) throw badRequest(`the name of the object (${String(meta.name)}) does not match the name on the URL (${name})`);
-  }
-
-  #checkNamespace(meta: Record<string, unknown>, namespace: string): void {
-    if (!this.kind.namespaced) {
-      delete meta.namespace;
-      return;
-    }
-    if (meta.namespace !== undefined && meta.namespace !== '' && meta.namespace !== namespace) {
-      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
-    }
-    meta.namespace = namespace;
   }
 
   #parseVersion(value: unknown, name: string): number {
@@ -375,28 +338,7 @@ export class ResourceStore {
     return Number(value);
   }
 
-  #translate(err: unknown, name: string): unknown {
-    if (!(err instanceof StorageError)) return err;
-    switch (err.code) {
-      case 'NotFound':
-        return notFound(this.qualified, name);
-      case 'Exists':
-        return alreadyExists(this.qualified, name);
-      case 'Conflict':
-      case 'UidMismatch':
-        return conflict(this.qualified, name);
-      case 'Expired':
-        return expired(err.message);
-      case 'Unstorable':
-        return badRequest(err.message);
-
-      case 'TooLargeVersion': {
-        const e = timeout(`Timeout: ${err.message}`);
-        e.status.details = { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 };
-        return e;
-      }
-      default:
-        return err;
-    }
+  #toApiError(err: unknown, name: string): unknown {
+    return toApiError(err, this.qualified, name);
   }
 }
