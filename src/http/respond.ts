@@ -5,8 +5,8 @@ import { encodeProtobufObject } from '../codecs/protobuf/index.ts';
 import { apiVersionOf, type KindDefinition } from '../registry/kind.ts';
 import { parseIncludeObject, toTable } from '../registry/table.ts';
 
-/** Picks the response encoding for a resource request (406 when none fits); built-in kinds speak protobuf too. */
-export function negotiate(ctx: Context, kind: KindDefinition, options: { allowTable: boolean; isWatch?: boolean }): NegotiatedResponse {
+/** Picks the response encoding for a resource request (406 when none fits); every served kind is built in, so protobuf is offered. */
+export function negotiate(ctx: Context, options: { allowTable: boolean; isWatch?: boolean }): NegotiatedResponse {
   return negotiateResponse(ctx.get('accept') || undefined, {
     allowTable: options.allowTable,
     allowPartialMetadata: false,
@@ -44,7 +44,7 @@ export function writeObject(
   text: string | undefined,
   negotiated?: NegotiatedResponse,
 ): void {
-  const n = negotiated ?? negotiate(ctx, kind, { allowTable: true });
+  const n = negotiated ?? negotiate(ctx, { allowTable: true });
   if (n.output === 'table-json' || n.output === 'table-yaml') {
     const table = toTable(kind, [object], { includeObject: parseIncludeObject(ctx.query.includeObject as string | undefined), version: n.convert?.version });
     send(ctx, code, n.contentType, encodeBody(table, n.output === 'table-yaml' ? 'yaml' : 'json', { pretty: pretty(ctx, n) }));

@@ -10,7 +10,7 @@ import type { RequestScope } from '../scope.ts';
 
 /** GET on a collection: one page, at the snapshot the resourceVersion rules pick. */
 export async function handleList(ctx: Context, scope: RequestScope): Promise<void> {
-  const n = negotiate(ctx, scope.kind, { allowTable: true });
+  const n = negotiate(ctx, { allowTable: true });
   const query = parseListQuery(ctx.URL.searchParams);
   const namespace = scope.kind.namespaced && scope.info.namespace ? scope.info.namespace : undefined;
   const page = await listResource(scope.store, namespace, query);

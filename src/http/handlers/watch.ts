@@ -46,7 +46,7 @@ function startOf(q: ListQuery): Start {
  * stream started (an expired resourceVersion) arrive as an ERROR event carrying a Status.
  */
 export async function handleWatch(ctx: Context, scope: RequestScope): Promise<void> {
-  const n = negotiate(ctx, scope.kind, { allowTable: true, isWatch: true });
+  const n = negotiate(ctx, { allowTable: true, isWatch: true });
   const query = parseListQuery(ctx.URL.searchParams);
   validateListQuery(query);
   if (query.sendInitialEvents !== undefined && !scope.settings.watchList) {
