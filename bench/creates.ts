@@ -77,7 +77,7 @@ export async function measureCreates(ctx: BenchContext): Promise<Row[]> {
         note:
           `${c} pg connections each calling kube_write_batch with a one-op batch (one transaction + NOTIFY per create). ` +
           `Stored objects ~${storedBytes} B. The server committed ${serverBatching.rows} creates in ${serverBatching.transactions} transactions ` +
-          `(mean batch ${serverBatching.meanBatch}); it also reads the namespace once per create (NamespaceLifecycle). ` +
+          `(mean batch ${serverBatching.meanBatch}); the namespace check rides in the same transaction (no extra read). ` +
           `Rounds (ops/s): server ${server.rounds.join(', ')}; raw ${raw.rounds.join(', ')}.`,
         details: { server: { ...server, batching: serverBatching }, raw },
       },
