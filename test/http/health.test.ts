@@ -67,3 +67,19 @@ test('an unknown check is 404', async () => {
     assert.equal(res.status, 404, path);
   }
 });
+
+test('readyz fails, naming postgres, once the database is gone; livez keeps answering', async () => {
+  const own = await startTestServer();
+  try {
+    const c = client(own.url, own.adminAgent);
+    assert.equal((await c.get('/readyz')).status, 200);
+    await own.db.drop();
+    const ready = await c.get('/readyz?verbose');
+    assert.equal(ready.status, 500);
+    assert.match(ready.text, /^\[-\]postgres failed: reason withheld$/m);
+    assert.match(ready.text, /readyz check failed/);
+    assert.equal((await c.get('/readyz/ping')).status, 200);
+  } finally {
+    await own.stop().catch(() => undefined);
+  }
+});
