@@ -35,6 +35,8 @@ export interface RunningServer {
   readonly storage: PostgresStorage;
   readonly surface: ApiSurface;
   readonly logger: Logger;
+  /** The in-process controllers (and their leader elector when --leader-elect is on). */
+  readonly controllers: Controllers;
   /** Graceful stop: readyz fails, in-flight requests finish, watches close, then the database. */
   stop(): Promise<void>;
 }
@@ -179,5 +181,5 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
       logger.info('stopped');
     })());
 
-  return { url, port, kubeconfigPath, storage, surface, logger, stop };
+  return { url, port, kubeconfigPath, storage, surface, logger, controllers, stop };
 }
