@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import pg from 'pg';
+import { assertStatus, configMap, create, createNamespace, type Api } from '../helpers/fixtures.ts';
+import { client } from '../helpers/http.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { openWatch, type WatchEvent } from '../helpers/watch-stream.ts';
+
+let srv: TestServer;
+let api: Api;
+let ns: string;
+let cms: string;
+before(async () => {
+  srv = await startTestServer(['--watch-bookmark-interval=200ms']);
+  api = client(srv.url, srv.adminAgent);
+  ns = await createNamespace(api);
+  cms = `/api/v1/namespaces/${ns}/configmaps`;
+});
+after(async () => {
+  await srv.stop();
+});
+
+/** Opens a watch and collects events until `until` says enough (or the server ends the stream). */
+async function watchUntil(path: string, until: (events: WatchEvent[]) => boolean, during?: () => Promise<void>): Promise<WatchEvent[]> {
+  const events: WatchEvent[] = [];
+  const w = openWatch(srv.url, path, srv.adminAgent, (ev) => {
+    events.push(ev);
+    if (until(events)) w.abort();
+  });
+  const guard = setTimeout(() => w.abort(), 5000);
+  if (during) await during();
+  await w.done;
+  clearTimeout(guard);
+  return events;
+}
+
+const names = (events: WatchEvent[]) => events.filter((e) => e.type !== 'BOOKMARK').map((e) => `${e.type} ${e.object.metadata.name}`);
+
+test('a watch without resourceVersion starts with the current objects as ADDED, then streams changes', async () => {
+  await create(api, cms, configMap('w-existing'));
+  const events = await watchUntil(`${cms}?watch=1`, (e) => e.length >= 3, async () => {
+    await new Promise((r) => setTimeout(r, 200));
+    const made = await create(api, cms, configMap('w-new'));
+    await api.put(`${cms}/w-new`, { ...made, data: { a: 'b' } });
+  });
+  assert.deepEqual(names(events), ['ADDED w-existing', 'ADDED w-new', 'MODIFIED w-new']);
+});
+
+test('a watch from a resourceVersion sends only what came after it, DELETED carrying the deletion version', async () => {
+  const rv = (await api.get(cms)).json.metadata.resourceVersion;
+  const events = await watchUntil(`${cms}?watch=true&resourceVersion=${rv}`, (e) => e.length >= 2, async () => {
+    await create(api, cms, configMap('w-gone'));
+    await api.delete(`${cms}/w-gone`);
+  });
+  assert.deepEqual(names(events), ['ADDED w-gone', 'DELETED w-gone']);
+  assert.ok(Number(events[1].object.metadata.resourceVersion) > Number(events[0].object.metadata.resourceVersion));
+});
+
+test('watching one object by metadata.name, and a label selector, filter the stream', async () => {
+  const rv = (await api.get(cms)).json.metadata.resourceVersion;
+  const one = watchUntil(`${cms}?watch=1&resourceVersion=${rv}&fieldSelector=metadata.name%3Dw-target`, (e) => e.length >= 1);
+  const labelled = watchUntil(`${cms}?watch=1&resourceVersion=${rv}&labelSelector=tier%3Dweb`, (e) => e.length >= 1);
+  await create(api, cms, configMap('w-other', {}, { labels: { tier: 'db' } }));
+  await create(api, cms, configMap('w-target', {}, { labels: { tier: 'web' } }));
+  assert.deepEqual(names(await one), ['ADDED w-target']);
+  assert.deepEqual(names(await labelled), ['ADDED w-target']);
+});
+
+test('watches across all namespaces see every namespace', async () => {
+  const other = await createNamespace(api);
+  const rv = (await api.get('/api/v1/configmaps')).json.metadata.resourceVersion;
+  const events = await watchUntil(`/api/v1/configmaps?watch=1&resourceVersion=${rv}`, (e) => e.length >= 2, async () => {
+    await create(api, cms, configMap('w-here'));
+    await create(api, `/api/v1/namespaces/${other}/configmaps`, configMap('w-there'));
+  });
+  assert.deepEqual(events.map((e) => `${e.object.metadata.namespace}/${e.object.metadata.name}`), [`${ns}/w-here`, `${other}/w-there`]);
+});
+
+test('sendInitialEvents sends the state, then a bookmark annotated k8s.io/initial-events-end', async () => {
+  const events = await watchUntil(
+    `${cms}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&labelSelector=tier%3Dweb`,
+    (e) => e.some((x) => x.type === 'BOOKMARK'),
+  );
+  const bookmark = events.at(-1)!;
+  assert.deepEqual(names(events), ['ADDED w-target']);
+  assert.equal(bookmark.type, 'BOOKMARK');
+  assert.equal(bookmark.object.metadata.annotations['k8s.io/initial-events-end'], 'true');
+  assert.ok(Number(bookmark.object.metadata.resourceVersion) >= Number(events[0].object.metadata.resourceVersion));
+  assert.equal(bookmark.object.data, undefined, 'a bookmark carries only its version');
+});
+
+test('allowWatchBookmarks brings periodic bookmarks with the current version', async () => {
+  const rv = (await api.get(cms)).json.metadata.resourceVersion;
+  const events = await watchUntil(`${cms}?watch=1&resourceVersion=${rv}&allowWatchBookmarks=true`, (e) => e.some((x) => x.type === 'BOOKMARK'));
+  const bookmark = events.find((e) => e.type === 'BOOKMARK')!;
+  assert.ok(Number(bookmark.object.metadata.resourceVersion) >= Number(rv));
+  assert.equal(bookmark.object.kind, 'ConfigMap');
+});
+
+test('timeoutSeconds ends the stream cleanly', async () => {
+  const started = Date.now();
+  const events = await watchUntil(`${cms}?watch=1&resourceVersion=0&timeoutSeconds=1`, () => false);
+  assert.ok(Date.now() - started >= 900 && Date.now() - started < 4000);
+  assert.ok(events.every((e) => e.type === 'ADDED'));
+});
+
+test('a version older than the history window answers 200 and then an ERROR event with a 410 Expired Status', async () => {
+  const old = Number((await api.get(cms)).json.metadata.resourceVersion);
+  await create(api, cms, configMap('w-before-compaction-1'));
+  await create(api, cms, configMap('w-before-compaction-2'));
+  const pool = new pg.Pool({ connectionString: srv.db.url });
+  try {
+    // What the compactor does once the window has passed: drop the rows and raise the mark.
+    await pool.query(
+      `with gone as (delete from history where resource_version < (select max(resource_version) from history) returning resource_version)
+       update compaction set compacted_resource_version = (select max(resource_version) from gone)`,
+    );
+  } finally {
+    await pool.end();
+  }
+  const events = await watchUntil(`${cms}?watch=1&resourceVersion=${old}`, (e) => e.length >= 1);
+  assert.equal(events.length, 1);
+  assert.equal(events[0].type, 'ERROR');
+  assert.equal(events[0].object.kind, 'Status');
+  assert.equal(events[0].object.code, 410);
+  assert.equal(events[0].object.reason, 'Expired');
+  assert.match(events[0].object.message, /too old resource version/);
+
+  // The same version as a paginated list is Expired too.
+  assertStatus(await api.get(`${cms}?limit=1&resourceVersion=${old}&resourceVersionMatch=Exact`), 410, 'Expired', 'The resourceVersion for the provided list is too old.');
+});
+
+test('watch parameters that contradict each other are refused before the stream starts', async () => {
+  assertStatus(await api.get(`${cms}?watch=1&sendInitialEvents=true`), 422, 'Invalid', /sendInitialEvents requires setting resourceVersionMatch to NotOlderThan/);
+  assertStatus(await api.get(`${cms}?watch=1&resourceVersionMatch=NotOlderThan`), 422, 'Invalid', /resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided/);
+  assertStatus(await api.get(`${cms}?watch=1&labelSelector=a%20b`), 400, 'BadRequest');
+  assertStatus(await api.get(`${cms}?watch=maybe`), 400, 'BadRequest');
+});
