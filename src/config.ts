@@ -34,6 +34,7 @@ export const FLAGS: readonly FlagDefinition[] = [
   flag('watch-bookmark-interval', 'duration', '60s', 'How often watches that allow bookmarks receive one.'),
   flag('max-request-body-bytes', 'int', '3145728', 'Largest request body accepted (413 above it).'),
   flag('min-request-timeout', 'int', '1800', 'Upper bound in seconds for the random timeout of watches that set none.'),
+  flag('event-ttl', 'duration', '1h', 'How long events are kept after they were last touched.'),
   flag('leader-elect', 'bool', 'true', 'Run the controllers only in the replica that holds the Lease in kube-system.'),
   flag('leader-elect-lease-duration', 'duration', '15s', 'Lease duration for controller leader election.'),
   flag('shutdown-delay-duration', 'duration', '0s', 'Time to keep serving (with readyz failing) after SIGTERM before closing.'),
@@ -63,6 +64,7 @@ export interface Config {
   maxRequestBodyBytes: number;
   /** Seconds. */
   minRequestTimeout: number;
+  eventTtlMs: number;
   leaderElect: boolean;
   leaderElectLeaseDurationMs: number;
   shutdownDelayDurationMs: number;

@@ -158,7 +158,7 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
   const kubeconfigPath = path.join(config.dataDir, 'admin.kubeconfig');
   await writeAdminKubeconfig(kubeconfigPath, { server: url, caPem: pki.caCert.pem, certPem: pki.adminCert.pem, keyPem: pki.adminKey.pem });
 
-  const controllers: Controllers = await startControllers({ surface, storage, logger, leaderElect: config.leaderElect, leaseDurationMs: config.leaderElectLeaseDurationMs });
+  const controllers: Controllers = await startControllers({ surface, storage, logger, leaderElect: config.leaderElect, leaseDurationMs: config.leaderElectLeaseDurationMs, eventTtlMs: config.eventTtlMs });
   logger.info({ url, kubeconfig: kubeconfigPath }, 'serving');
 
   let stopping: Promise<void> | undefined;

@@ -24,11 +24,18 @@ export class ApiSurface {
     return this.#groupVersions.has(`${group}/${version}`);
   }
 
-  /** The store of a kind, by group and plural (controllers use this). */
-  storeFor(group: string, resource: string): ResourceStore {
+  /** The store of a served kind, by group and plural, if it is served (--runtime-config may turn it off). */
+  findStore(group: string, resource: string): ResourceStore | undefined {
     for (const entry of this.#byPath.values()) {
       if (entry.kind.group === group && entry.kind.plural === resource) return entry.store;
     }
-    throw new Error(`no served resource ${resource}.${group}`);
+    return undefined;
+  }
+
+  /** The store of a kind the caller cannot work without (controllers use this). */
+  storeFor(group: string, resource: string): ResourceStore {
+    const store = this.findStore(group, resource);
+    if (!store) throw new Error(`no served resource ${resource}.${group}`);
+    return store;
   }
 }

@@ -102,3 +102,14 @@ test('the event table has the columns kubectl prints (Name only in wide output)'
   const row = res.json.rows.find((r: any) => r.cells[5] === 'old-style');
   assert.deepEqual(row.cells.slice(1, 5), ['Warning', 'Legacy', 'configmap/cfg', 'written the old way']);
 });
+
+test('events are removed once not touched for the TTL (one hour by default), and not before', async () => {
+  await create(api, core, legacyEvent('expiring', 'cfg'));
+  const ttl = srv.server.controllers.eventTtl!;
+  assert.equal(await ttl.sweep(), 0, 'nothing is an hour old yet');
+  assert.equal((await api.get(`${core}/expiring`)).status, 200);
+  // As of two hours from now, every event written by this test has expired.
+  assert.ok((await ttl.sweep(Date.now() + 2 * 3600_000)) >= 1);
+  assertStatus(await api.get(`${core}/expiring`), 404, 'NotFound');
+  assertStatus(await api.get(`${v1}/expiring`), 404, 'NotFound');
+});
