@@ -3,7 +3,10 @@ import { ApiError } from '../api/errors.ts';
 import type { KubeObject, StoredKubeObject } from '../api/types.ts';
 import { KUBERNETES_FINALIZER } from '../kinds/namespace.ts';
 import type { ApiSurface } from '../registry/api-surface.ts';
+import { storageRefOf } from '../registry/storage-view.ts';
+import { nowTimestamp } from '../registry/system-fields.ts';
 import type { Storage, WatchHandle } from '../storage/storage.ts';
+import { deletionConditions, type NamespaceCondition, type RemainingContent } from './namespace-conditions.ts';
 
 const PAGE = 500;
 /** How soon a namespace whose content is still terminating is looked at again. */
@@ -122,8 +125,9 @@ export class NamespaceController {
     if (!ns.metadata.deletionTimestamp) return true;
     if (!(ns.spec?.finalizers ?? []).includes(KUBERNETES_FINALIZER)) return true;
 
-    const remaining = await this.#deleteContent(name);
-    if (remaining > 0) return false;
+    const left = await this.#deleteContent(name);
+    await this.#reportProgress(name, left);
+    if (left.resources.size > 0) return false;
     await namespaces.mutate('', name, (current) => {
       const spec = ((current as NamespaceLike).spec ?? {}) as { finalizers?: string[] };
       return { ...current, spec: { ...spec, finalizers: (spec.finalizers ?? []).filter((f) => f !== KUBERNETES_FINALIZER) } } as KubeObject;
@@ -132,31 +136,51 @@ export class NamespaceController {
     return true;
   }
 
-  /** Deletes every namespaced object in the namespace; returns how many still exist (terminating). */
-  async #deleteContent(namespace: string): Promise<number> {
-    let remaining = 0;
+  /** Writes the deletion conditions to the namespace's status (nothing is written when they are unchanged). */
+  async #reportProgress(name: string, left: RemainingContent): Promise<void> {
+    await this.#surface.storeFor('', 'namespaces').mutate('', name, (current) => {
+      const status = (current.status ?? {}) as { conditions?: NamespaceCondition[] };
+      const conditions = deletionConditions(status.conditions, left, nowTimestamp());
+      return { ...current, status: { ...status, conditions } };
+    }, { dryRun: false, subresource: 'status' });
+  }
+
+  /** Deletes every namespaced object in the namespace; returns what still exists (terminating, held by finalizers). */
+  async #deleteContent(namespace: string): Promise<RemainingContent> {
+    const resources = new Map<string, number>();
+    const finalizers = new Map<string, number>();
+    const count = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
+    const visited = new Set<string>();
     for (const kind of this.#surface.kinds) {
       if (!kind.namespaced || !kind.verbs.includes('delete')) continue;
+      // Kinds that share storage (core and events.k8s.io Events) are one set of objects.
+      const ref = storageRefOf(kind);
+      if (visited.has(`${ref.group}/${ref.resource}`)) continue;
+      visited.add(`${ref.group}/${ref.resource}`);
       const store = this.#surface.storeFor(kind.group, kind.plural);
+      const label = `${kind.plural}.${kind.group}`;
       let after: { namespace: string; name: string } | undefined;
       for (;;) {
-        const page = await store.storage.list({ group: kind.group, resource: kind.plural }, { namespace, limit: PAGE, after });
+        const page = await store.storage.list(ref, { namespace, limit: PAGE, after });
         for (const text of page.items) {
-          const obj = JSON.parse(text) as StoredKubeObject;
-          remaining++;
-          if (obj.metadata.deletionTimestamp) continue;
-          try {
-            const outcome = await store.delete(namespace, obj.metadata.name, { dryRun: false, propagationPolicy: 'Background' });
-            if (outcome.gone) remaining--;
-          } catch (err) {
-            if (err instanceof ApiError && err.code === 404) remaining--;
-            else throw err;
+          let obj = JSON.parse(text) as StoredKubeObject;
+          if (!obj.metadata.deletionTimestamp) {
+            try {
+              const outcome = await store.delete(namespace, obj.metadata.name, { dryRun: false, propagationPolicy: 'Background' });
+              if (outcome.gone) continue;
+              obj = outcome.object.object;
+            } catch (err) {
+              if (err instanceof ApiError && err.code === 404) continue;
+              throw err;
+            }
           }
+          count(resources, label);
+          for (const f of obj.metadata.finalizers ?? []) count(finalizers, f);
         }
         if (!page.next) break;
         after = page.next;
       }
     }
-    return remaining;
+    return { resources, finalizers };
   }
 }

@@ -83,3 +83,22 @@ test('deleting a namespace twice answers it Terminating both times', async () =>
   assert.equal((await removeFinalizers(api, `/api/v1/namespaces/${ns}/configmaps/held`)).status, 200);
   await eventually(gone(`/api/v1/namespaces/${ns}`), `namespace ${ns} to go`);
 });
+
+test('a namespace stuck on finalizers says why in its status conditions', async () => {
+  const ns = await createNamespace(api);
+  await create(api, `/api/v1/namespaces/${ns}/configmaps`, configMap('held', {}, { finalizers: ['example.com/hold'] }));
+  await create(api, `/api/v1/namespaces/${ns}/configmaps`, configMap('free'));
+  assert.equal((await api.delete(`/api/v1/namespaces/${ns}`)).status, 200);
+  const conditions = await eventually(async () => {
+    const c = (await api.get(`/api/v1/namespaces/${ns}`)).json.status?.conditions as any[] | undefined;
+    return c?.find((x) => x.type === 'NamespaceContentRemaining' && x.status === 'True') ? c : undefined;
+  }, 'deletion conditions');
+  const byType = Object.fromEntries(conditions.map((c) => [c.type, c]));
+  assert.equal(byType.NamespaceContentRemaining.message, 'Some resources are remaining: configmaps. has 1 resource instances');
+  assert.equal(byType.NamespaceFinalizersRemaining.status, 'True');
+  assert.equal(byType.NamespaceFinalizersRemaining.message, 'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances');
+  assert.equal(byType.NamespaceDeletionContentFailure.status, 'False');
+  assert.equal((await api.get(`/api/v1/namespaces/${ns}`)).json.status.phase, 'Terminating');
+  await removeFinalizers(api, `/api/v1/namespaces/${ns}/configmaps/held`);
+  await eventually(gone(`/api/v1/namespaces/${ns}`), `namespace ${ns} to go once the finalizer is removed`);
+});
