@@ -46,6 +46,7 @@ export function buildApp(options: AppOptions): Koa {
   registerDiscoveryRoutes(router, options.surface, options.serverAddress);
   registerOpenApiRoutes(router, options.surface);
 
+  app.use(requestLog(options.logger));
   app.use(statusErrors(options.logger));
   app.use(requestInfo());
   app.use(authenticate(options.authenticators));
@@ -56,6 +57,21 @@ export function buildApp(options: AppOptions): Koa {
   app.use(router.routes());
   app.use(notFound());
   return app;
+}
+
+/** One debug line per request (method, path, status, user, milliseconds); free when debug is off. */
+function requestLog(logger: Logger) {
+  return async function logRequest(ctx: Context, next: Next): Promise<void> {
+    if (!logger.isLevelEnabled('debug')) return next();
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      const user = (ctx.state as Partial<ApiState>).user?.name;
+      const ms = Math.round((performance.now() - started) * 10) / 10;
+      logger.debug({ method: ctx.method, url: ctx.url, status: ctx.respond === false ? ctx.res.statusCode : ctx.status, user, ms }, 'request');
+    }
+  };
 }
 
 /** Outermost: every error becomes a Status in the negotiated type; nothing reaches koa's text handler. */
