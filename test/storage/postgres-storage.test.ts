@@ -200,3 +200,27 @@ test('a create that needs its namespace is refused, in the same transaction, whe
   // Without the gate (cluster-scoped kinds, internal writes) the namespace row is not consulted.
   assert.ok(await storage.create(key('gate', 'c'), configMap('gate', 'c')));
 });
+
+test('a watch keeps going when the LISTEN connection is cut (reconnect, then catch up from history)', async () => {
+  const start = await storage.currentVersion();
+  const w = await collect('s9', start, 2);
+  await storage.create(key('s9', 'before'), configMap('s9', 'before'));
+  // What a managed PostgreSQL failover or an idle-connection reaper does to the listener.
+  const killed = await database.pool.query(`select pg_terminate_backend(pid) as ok from pg_stat_activity where query ilike 'listen %' and datname = current_database()`);
+  assert.ok(killed.rows.length >= 1, 'found the LISTEN connection');
+  await storage.create(key('s9', 'after'), configMap('s9', 'after'));
+  await w.done;
+  assert.deepEqual(w.events.map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED before', 'ADDED after']);
+  // The hub opens a new LISTEN connection by itself.
+  for (let i = 0; i < 60; i++) {
+    const listening = await database.pool.query(`select count(*)::int as n from pg_stat_activity where query ilike 'listen %' and datname = current_database() and state = 'idle'`);
+    if (listening.rows[0].n >= 1) break;
+    assert.ok(i < 59, 'a new LISTEN connection within 3 s');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  // And live notifications flow again on the new connection.
+  const again = await collect('s9', await storage.currentVersion(), 1);
+  await storage.create(key('s9', 'later'), configMap('s9', 'later'));
+  await again.done;
+  assert.deepEqual(again.events.map((e) => e.object.metadata.name), ['later']);
+});
