@@ -209,11 +209,6 @@ export function expired(message: string): ApiError {
   return new ApiError(410, 'Expired', message);
 }
 
-/** 410 Gone: used for watch ERROR events of a compacted resourceVersion. */
-export function gone(message: string): ApiError {
-  return new ApiError(410, 'Gone', message);
-}
-
 export function internalError(err: unknown): ApiError {
   const text = err instanceof Error ? err.message : String(err);
   return new ApiError(500, 'InternalError', `Internal error occurred: ${text}`, {
