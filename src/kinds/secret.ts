@@ -76,8 +76,10 @@ export const secrets = defineKind({
     prepareForCreate: (obj) => {
       if (obj.type === undefined || obj.type === '') obj.type = 'Opaque';
     },
-    prepareForUpdate: (obj, old) => {
-      if (obj.type === undefined || obj.type === '') obj.type = old.type;
+    // An update without a type means the default one, as upstream defaults before validating (so a
+    // typed Secret updated without its type is refused as a type change).
+    prepareForUpdate: (obj) => {
+      if (obj.type === undefined || obj.type === '') obj.type = 'Opaque';
     },
     canonicalize: foldStringData,
     validate: (obj) => validateSecret(obj),

@@ -32,6 +32,15 @@ describe('server-set metadata', () => {
     assert.equal((await api.get(`${cms}/${res.json.metadata.name}`)).status, 200);
   });
 
+  test('a generateName that cannot begin a valid name is refused', async () => {
+    const res = await api.post(cms, configMap(undefined, {}, { generateName: 'Gen_' }));
+    const s = assertStatus(res, 422, 'Invalid');
+    assert.deepEqual(s.details.causes.map((c: any) => c.field), ['metadata.name', 'metadata.generateName']);
+    assert.match(s.message, /metadata.generateName: Invalid value: "Gen_": a lowercase RFC 1123 subdomain/);
+    // Trailing dashes are fine: the suffix follows them.
+    assert.equal((await api.post(cms, configMap(undefined, {}, { generateName: 'ok--' }))).status, 201);
+  });
+
   test('an explicit name wins over generateName', async () => {
     const res = await api.post(cms, configMap('explicit', {}, { generateName: 'gen-' }));
     assert.equal(res.status, 201);

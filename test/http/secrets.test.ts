@@ -56,6 +56,17 @@ describe('secrets', () => {
     assert.equal((await api.get(`${secrets}/fixed-type`)).json.type, 'kubernetes.io/basic-auth');
   });
 
+  test('an update without a type means Opaque, so a typed Secret refuses it as a type change', async () => {
+    const created = await create(api, secrets, secret('keeps-type', { type: 'kubernetes.io/basic-auth', stringData: { username: 'u' } }));
+    const { type: _dropped, ...untyped } = created;
+    assertStatus(await api.put(`${secrets}/keeps-type`, untyped), 422, 'Invalid', /type: Invalid value: "Opaque": field is immutable/);
+    const plain = await create(api, secrets, secret('plain', { stringData: { a: 'b' } }));
+    const { type: _none, ...plainUntyped } = plain;
+    const res = await api.put(`${secrets}/plain`, { ...plainUntyped, stringData: { a: 'c' } });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.json.type, 'Opaque');
+  });
+
   test('a type needs its required keys', async () => {
     assertStatus(
       await api.post(secrets, secret('tls-missing', { type: 'kubernetes.io/tls', stringData: { 'tls.crt': 'x' } })),

@@ -80,6 +80,10 @@ export function validateObjectMeta(kind: KindDefinition, obj: KubeObject): Field
   }
   if (meta.generateName !== undefined && typeof meta.generateName !== 'string') {
     errs.push({ type: 'FieldValueTypeInvalid', field: 'metadata.generateName', value: meta.generateName, detail: 'must be a string' });
+  } else if (meta.generateName) {
+    // A prefix: judged as a name whose trailing dashes will be followed by the generated suffix.
+    const asName = meta.generateName.replace(/-+$/, (dashes) => 'a'.repeat(dashes.length));
+    errs.push(...invalidEach('metadata.generateName', meta.generateName, nameErrors(kind.nameRule, asName)));
   }
   return errs;
 }
