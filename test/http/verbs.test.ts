@@ -319,6 +319,18 @@ describe('patch', () => {
     assert.ok(Number(smp.json.metadata.resourceVersion) > Number(merge.json.metadata.resourceVersion));
   });
 
+  test('a patch whose result has a field of the wrong type is 422 on the field "patch"', async () => {
+    await create(api, cms, configMap('patch-typed', { a: '1' }));
+    const s = assertStatus(
+      await api.patch(`${cms}/patch-typed`, { data: { a: 5 } }, 'application/merge-patch+json'),
+      422,
+      'Invalid',
+      /^ "" is invalid: patch: Invalid value: "\{.*\}": json: cannot unmarshal number into Go struct field ConfigMap.data of type string$/,
+    );
+    assert.equal(s.details.causes[0].field, 'patch');
+    assert.deepEqual((await api.get(`${cms}/patch-typed`)).json.data, { a: '1' });
+  });
+
   test('a patch naming a stale resourceVersion is 409', async () => {
     const created = await create(api, cms, configMap('patch-stale', { a: '1' }));
     await api.patch(`${cms}/patch-stale`, { data: { a: '2' } }, 'application/merge-patch+json');

@@ -1,8 +1,9 @@
 import type { Context } from 'koa';
-import { ApiError, unsupportedMediaType } from '../../api/errors.ts';
+import { ApiError, invalid, unsupportedMediaType } from '../../api/errors.ts';
 import type { KubeObject } from '../../api/types.ts';
 import { acceptedContentTypes, decodeBody, parseContentType } from '../../codecs/index.ts';
 import { applyPatch } from '../../registry/patch/apply-patch.ts';
+import { findTypeError } from '../../registry/type-check.ts';
 import { readBody } from '../body.ts';
 import { writeObject } from '../respond.ts';
 import type { RequestScope } from '../scope.ts';
@@ -31,6 +32,11 @@ export async function handlePatch(ctx: Context, scope: RequestScope): Promise<vo
     scope.info.name,
     (current) => {
       const patched = applyPatch(format as PatchKind, current, patch, scope.kind.schemaMessage) as KubeObject;
+      // A patched result that does not decode is the patch's fault: 422 on the field "patch", as upstream.
+      const typeError = findTypeError(scope.kind.schemaMessage, patched);
+      if (typeError) {
+        throw invalid('', '', '', [{ type: 'FieldValueInvalid', field: 'patch', value: JSON.stringify(patched), detail: typeError }]);
+      }
       applyFieldValidation(ctx, scope, patched, undefined, params.fieldValidation);
       return patched;
     },
