@@ -8,7 +8,8 @@ import { authenticate } from '../auth/authn/authenticate.ts';
 import { authorize } from '../auth/authz/authorize.ts';
 import type { Authorizer } from '../auth/authz/authorizer.ts';
 import type { ApiSurface } from '../registry/api-surface.ts';
-import type { Storage } from '../storage/storage.ts';
+import { toApiError } from '../registry/storage-errors.ts';
+import { StorageError, type Storage } from '../storage/storage.ts';
 import { parseRequestInfo } from './request-info.ts';
 import { notFoundError, resourceHandler } from './resource-handler.ts';
 import { writeStatus } from './respond.ts';
@@ -81,8 +82,10 @@ function statusErrors(logger: Logger) {
       await next();
     } catch (err) {
       let apiError: ApiError;
-      if (err instanceof ApiError) {
-        apiError = err;
+      // A storage error nobody translated (the database going away mid-request) still gets its API form.
+      const translated = err instanceof StorageError ? toApiError(err, { group: '', resource: '' }, '') : err;
+      if (translated instanceof ApiError) {
+        apiError = translated;
       } else {
         logger.error({ err, method: ctx.method, url: ctx.url }, 'request failed');
         apiError = internalError(err);
@@ -92,6 +95,8 @@ function statusErrors(logger: Logger) {
         return;
       }
       if (apiError.code === 401) ctx.set('WWW-Authenticate', 'Basic realm="kubernetes-master"');
+      const retryAfter = apiError.status.details?.retryAfterSeconds;
+      if (retryAfter !== undefined) ctx.set('Retry-After', String(retryAfter));
       writeStatus(ctx, apiError.status);
     }
   };

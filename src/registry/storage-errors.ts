@@ -1,4 +1,4 @@
-import { alreadyExists, badRequest, conflict, expired, notFound, timeout, type QualifiedResource } from '../api/errors.ts';
+import { alreadyExists, badRequest, conflict, expired, notFound, serviceUnavailable, timeout, type QualifiedResource } from '../api/errors.ts';
 import { StorageError } from '../storage/storage.ts';
 
 /**
@@ -19,6 +19,11 @@ export function toApiError(err: unknown, resource: QualifiedResource, name: stri
       return expired(err.message);
     case 'Unstorable':
       return badRequest(err.message);
+    case 'Unavailable': {
+      const e = serviceUnavailable(err.message);
+      e.status.details = { retryAfterSeconds: 1 };
+      return e;
+    }
     case 'TooLargeVersion': {
       const e = timeout(`Timeout: ${err.message}`);
       e.status.details = { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 };

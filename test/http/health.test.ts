@@ -79,6 +79,13 @@ test('readyz fails, naming postgres, once the database is gone; livez keeps answ
     assert.match(ready.text, /^\[-\]postgres failed: reason withheld$/m);
     assert.match(ready.text, /readyz check failed/);
     assert.equal((await c.get('/readyz/ping')).status, 200);
+    // Requests that need the database answer 503 with Retry-After, which clients retry, not a 500.
+    const read = await c.get('/api/v1/namespaces/default/configmaps/x');
+    assert.equal(read.status, 503, read.text);
+    assert.equal(read.json.reason, 'ServiceUnavailable');
+    assert.equal(read.headers['retry-after'], '1');
+    const write = await c.post('/api/v1/namespaces', { metadata: { name: 'nowhere' } });
+    assert.equal(write.status, 503, write.text);
   } finally {
     await own.stop().catch(() => undefined);
   }

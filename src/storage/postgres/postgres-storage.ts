@@ -14,6 +14,7 @@ import {
   type WatchOptions,
 } from '../storage.ts';
 import { buildListQuery } from './list-query.ts';
+import { orUnavailable } from './unavailable.ts';
 import { WatchHub } from './watch-hub.ts';
 import { WriteBatcher, type WriteOp, type WriteResult } from './write-batcher.ts';
 
@@ -52,11 +53,11 @@ export class PostgresStorage implements Storage {
   }
 
   async get(key: ObjectKey): Promise<StoredObject | null> {
-    const res = await this.#pool.query({
+    const res = await orUnavailable(() => this.#pool.query({
       name: 'storage_get',
       text: 'select object::text as object, resource_version from objects where api_group = $1 and resource = $2 and namespace = $3 and name = $4',
       values: [key.group, key.resource, key.namespace, key.name],
-    });
+    }));
     if (res.rows.length === 0) return null;
     const text: string = res.rows[0].object;
     return { text, object: JSON.parse(text) as StoredKubeObject, resourceVersion: Number(res.rows[0].resource_version) };
@@ -66,7 +67,7 @@ export class PostgresStorage implements Storage {
     const wanted = options.exactVersion ?? options.minVersion;
     if (wanted !== undefined) await this.waitForVersion(wanted);
     const query = buildListQuery(ref, options);
-    const res = await this.#pool.query(query);
+    const res = await orUnavailable(() => this.#pool.query(query));
     const head = res.rows[0];
     const compacted = Number(head.compacted_rv);
     if (options.exactVersion !== undefined && options.exactVersion < compacted) {
@@ -125,20 +126,20 @@ export class PostgresStorage implements Storage {
   }
 
   async currentVersion(): Promise<number> {
-    const res = await this.#pool.query({
+    const res = await orUnavailable(() => this.#pool.query({
       name: 'storage_current_version',
       text: `select coalesce((select max(resource_version) from history), (select compacted_resource_version from compaction)) as rv`,
-    });
+    }));
     return Number(res.rows[0].rv);
   }
 
   async compactedVersion(): Promise<number> {
-    const res = await this.#pool.query('select compacted_resource_version as rv from compaction');
+    const res = await orUnavailable(() => this.#pool.query('select compacted_resource_version as rv from compaction'));
     return Number(res.rows[0].rv);
   }
 
   async ping(): Promise<void> {
-    await this.#pool.query('select 1');
+    await orUnavailable(() => this.#pool.query('select 1'));
   }
 
   async close(): Promise<void> {
@@ -159,7 +160,7 @@ export class PostgresStorage implements Storage {
   }
 
   #write(op: WriteOp): Promise<WriteResult> {
-    return this.#writer.write(op);
+    return orUnavailable(() => this.#writer.write(op));
   }
 
   #checked(key: ObjectKey, result: WriteResult): StoredObject {
