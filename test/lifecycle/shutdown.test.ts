@@ -35,3 +35,17 @@ test('SIGTERM closes watches cleanly, lets in-flight requests finish and exits 0
     await rm(dataDir, { recursive: true, force: true });
   }
 });
+
+test('--shutdown-delay-duration keeps serving with readyz failing before the server closes', { timeout: 30_000 }, async () => {
+  const { startTestServer } = await import('../helpers/server.ts');
+  const srv = await startTestServer(['--shutdown-delay-duration=1500ms']);
+  const c = client(srv.url, srv.anonymousAgent);
+  assert.equal((await c.get('/readyz')).status, 200);
+  const stopping = srv.stop();
+  await new Promise((r) => setTimeout(r, 200));
+  const ready = await c.get('/readyz?verbose');
+  assert.equal(ready.status, 500);
+  assert.match(ready.text, /^\[-\]shutdown failed: reason withheld$/m);
+  assert.equal((await c.get('/livez')).status, 200, 'still live while draining');
+  await stopping;
+});
