@@ -74,5 +74,6 @@ export const events = defineKind({
   }),
   // Stored as core/v1 Event, as upstream: both APIs show the same events.
   storage: { group: '', resource: 'events', toStorage: eventsV1ToCoreEvent, fromStorage: coreEventToEventsV1 },
-  strategy: { validate: validateEventsV1, validateUpdate: (obj) => validateEventsV1(obj) },
+  // Legacy events (no eventTime) read through this API may be written back as they are.
+  strategy: { validate: validateEventsV1, validateUpdate: (obj, old) => (old.eventTime ? validateEventsV1(obj) : []) },
 });

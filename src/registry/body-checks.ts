@@ -1,12 +1,14 @@
 import { badRequest } from '../api/errors.ts';
 import type { KubeObject } from '../api/types.ts';
 import { apiVersionOf, type KindDefinition } from './kind.ts';
+import { dropNullFields } from './null-fields.ts';
 import { findTypeError } from './type-check.ts';
 
 /**
  * The checks a write body passes before any strategy runs: it is an object of this endpoint's
  * kind and version, its fields have the schema's JSON types, and its name and namespace agree with
- * the URL. Each failure is a 400 worded like the real decoder's.
+ * the URL. Each failure is a 400 worded like the real decoder's. A body that passes has its null
+ * fields dropped, as typed decoding would.
  */
 export function checkTypeMeta(kind: KindDefinition, body: KubeObject): void {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the request body must be a JSON object');
@@ -22,6 +24,7 @@ export function checkTypeMeta(kind: KindDefinition, body: KubeObject): void {
   }
   const typeError = findTypeError(kind.schemaMessage, body);
   if (typeError) throw badRequest(`${cannot}: ${typeError}`);
+  dropNullFields(kind.schemaMessage, body);
 }
 
 /** An update names its object in the body too, and both names agree (upstream's checkName). */

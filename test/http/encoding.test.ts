@@ -190,3 +190,14 @@ describe('gzip', () => {
     assert.equal(JSON.parse(res.body.toString('utf8')).kind, 'ConfigMap');
   });
 });
+
+test('null fields in a body are unset, as typed decoding leaves them; nothing null is stored or returned', async () => {
+  const res = await api.post(cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'nulls', labels: null, annotations: { a: null } }, data: null, immutable: null });
+  assert.equal(res.status, 201, res.text);
+  assert.equal('data' in res.json, false);
+  assert.equal('immutable' in res.json, false);
+  assert.equal('labels' in res.json.metadata, false);
+  assert.deepEqual(res.json.metadata.annotations, { a: '' });
+  const stored = (await api.get(`${cms}/nulls`)).json;
+  assert.equal('data' in stored, false);
+});
