@@ -30,6 +30,9 @@ export function storageFor(kind: KindDefinition, storage: Storage): Storage {
 }
 
 class ConvertingStorage implements Storage {
+  static #views = 0;
+  /** Keeps this view's shared watch memos apart from the stored form's and any other view's. */
+  readonly #memoPrefix = `view${ConvertingStorage.#views++}:`;
   readonly #inner: Storage;
   readonly #m: StorageMapping;
 
@@ -81,15 +84,17 @@ class ConvertingStorage implements Storage {
     const from = this.#m.fromStorage;
     return this.#inner.watch(this.#ref(), options, {
       onEvent: (ev) => {
-        let converted: StoredKubeObject | undefined;
-        const object = () => (converted ??= from(ev.object) as StoredKubeObject);
+        // Converted once per change and shared by every watcher of this view (keys kept apart from the stored form's).
+        const prefix = this.#memoPrefix;
+        const object = () => ev.memo(`${prefix}object`, () => from(ev.object) as StoredKubeObject);
         const delivery: WatchDelivery = {
           type: ev.type,
           resourceVersion: ev.resourceVersion,
           get object() {
             return object();
           },
-          text: () => JSON.stringify(object()),
+          text: () => ev.memo(`${prefix}text`, () => JSON.stringify(object())),
+          memo: (key, build) => ev.memo(`${prefix}${key}`, build),
         };
         return listener.onEvent(delivery);
       },

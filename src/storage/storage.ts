@@ -82,6 +82,11 @@ export interface WatchDelivery {
   readonly object: StoredKubeObject;
   /** The object as JSON text (cached per change). */
   text(): string;
+  /**
+   * A value derived from this delivery's object, built once and shared by every watcher that gets
+   * the same change in the same form (encodings, table rows): N watchers, one encoding.
+   */
+  memo<T>(key: string, build: () => T): T;
 }
 
 export interface WatchOptions {

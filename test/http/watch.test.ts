@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import https from 'node:https';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
+import { decodeProtobufWatchFrames } from '../../src/codecs/protobuf/index.ts';
 import { assertStatus, configMap, create, createNamespace, type Api } from '../helpers/fixtures.ts';
 import { client } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -135,4 +137,66 @@ test('watch parameters that contradict each other are refused before the stream 
   assertStatus(await api.get(`${cms}?watch=1&resourceVersionMatch=NotOlderThan`), 422, 'Invalid', /resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided/);
   assertStatus(await api.get(`${cms}?watch=1&labelSelector=a%20b`), 400, 'BadRequest');
   assertStatus(await api.get(`${cms}?watch=maybe`), 400, 'BadRequest');
+});
+
+/** Collects the raw bytes of a watch until `enough` says so. */
+function rawWatch(path: string, accept: string, enough: (bytes: Buffer) => boolean): Promise<{ contentType: string; bytes: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = https.request(new URL(path, srv.url), { agent: srv.adminAgent, headers: { Accept: accept } }, (res) => {
+      const chunks: Buffer[] = [];
+      const finish = () => {
+        req.destroy();
+        resolve({ contentType: String(res.headers['content-type']), bytes: Buffer.concat(chunks) });
+      };
+      res.on('data', (c: Buffer) => {
+        chunks.push(c);
+        if (enough(Buffer.concat(chunks))) finish();
+      });
+      res.on('end', finish);
+    });
+    req.on('error', (err) => ((err as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(err)));
+    req.setTimeout(5000, () => req.destroy());
+    req.end();
+  });
+}
+
+test('protobuf watches stream length-prefixed WatchEvent frames that decode to the objects', async () => {
+  const rv = (await api.get(cms)).json.metadata.resourceVersion;
+  const path = `${cms}?watch=1&resourceVersion=${rv}`;
+  const watching = Promise.all(
+    [0, 1].map(() => rawWatch(path, 'application/vnd.kubernetes.protobuf;stream=watch', (b) => decodeProtobufWatchFrames(b).length >= 2)),
+  );
+  await new Promise((r) => setTimeout(r, 200));
+  const made = await create(api, cms, configMap('w-proto', { k: 'v' }));
+  await api.delete(`${cms}/w-proto`);
+  for (const { contentType, bytes } of await watching) {
+    assert.equal(contentType, 'application/vnd.kubernetes.protobuf;stream=watch');
+    const frames = decodeProtobufWatchFrames(bytes);
+    assert.deepEqual(frames.map((f) => f.type), ['ADDED', 'DELETED']);
+    assert.equal(frames[0].object.kind, 'ConfigMap');
+    assert.deepEqual(frames[0].object.data, { k: 'v' });
+    assert.equal((frames[0].object.metadata as any).uid, made.metadata.uid);
+  }
+});
+
+test('table watches: every watcher gets column definitions on its first event only', async () => {
+  const rv = (await api.get(cms)).json.metadata.resourceVersion;
+  const accept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
+  const path = `${cms}?watch=1&resourceVersion=${rv}`;
+  const lines = (b: Buffer) => b.toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const first = rawWatch(path, accept, (b) => lines(b).length >= 2);
+  await new Promise((r) => setTimeout(r, 150));
+  await create(api, cms, configMap('w-table-1'));
+  const second = rawWatch(path, accept, (b) => lines(b).length >= 2);
+  await new Promise((r) => setTimeout(r, 150));
+  await create(api, cms, configMap('w-table-2'));
+  const [a, b] = [lines((await first).bytes), lines((await second).bytes)];
+  for (const events of [a, b]) {
+    assert.equal(events[0].object.kind, 'Table');
+    assert.ok(events[0].object.columnDefinitions.length > 0, 'first event has the columns');
+    assert.deepEqual(events[1].object.columnDefinitions, [], 'later events do not');
+  }
+  assert.deepEqual(a.map((e) => e.object.rows[0].cells[0]), ['w-table-1', 'w-table-2']);
+  // The second watcher started from the same version, so it sees both too, with its own first header.
+  assert.deepEqual(b.map((e) => e.object.rows[0].cells[0]), ['w-table-1', 'w-table-2']);
 });

@@ -2,14 +2,14 @@ import type { Context } from 'koa';
 import { expired, invalid, type ApiError } from '../../api/errors.ts';
 import type { KubeObject, Status, WatchEventType } from '../../api/types.ts';
 import { frameSerializedWatchEvent, type NegotiatedResponse } from '../../codecs/index.ts';
-import { encodeProtobufWatchEvent } from '../../codecs/protobuf/index.ts';
+import { encodeProtobufObject, encodeProtobufWatchEvent, frameProtobufWatchEvent } from '../../codecs/protobuf/index.ts';
 import { parseSelectors } from '../../registry/filter.ts';
 import { apiVersionOf } from '../../registry/kind.ts';
 import { listResource } from '../../registry/list-reader.ts';
 import { parseListQuery, parseResourceVersion, validateListQuery, type ListQuery } from '../../registry/list-options.ts';
 import { requiredName } from '../../registry/selectors/field-selector.ts';
 import { toTable } from '../../registry/table.ts';
-import { StorageError, type WatchHandle } from '../../storage/storage.ts';
+import { StorageError, type WatchDelivery, type WatchHandle } from '../../storage/storage.ts';
 import { negotiate } from '../respond.ts';
 import type { RequestScope } from '../scope.ts';
 
@@ -99,7 +99,7 @@ export async function handleWatch(ctx: Context, scope: RequestScope): Promise<vo
         });
         listVersion ??= page.resourceVersion;
         // The list applies the same selectors (metadata.name included) as the watch.
-        for (const text of page.items) stream.event('ADDED', text);
+        for (const text of page.items) stream.event('ADDED', oneOff(text));
         cont = page.continue;
       } while (cont && !stream.closed);
       fromVersion = Number(listVersion);
@@ -112,7 +112,7 @@ export async function handleWatch(ctx: Context, scope: RequestScope): Promise<vo
       { namespace, name, filter: selectors.filter, fromVersion },
       {
         onEvent: (ev) => {
-          stream.event(ev.type, ev.text());
+          stream.event(ev.type, ev);
           return stream.queuedBytes() < MAX_QUEUED_BYTES;
         },
         onClose: (reason) => {
@@ -138,6 +138,21 @@ export async function handleWatch(ctx: Context, scope: RequestScope): Promise<vo
     }
   }
   await finished;
+}
+
+/** What an event needs to be written: its object, its JSON text, and shared memos. */
+type Deliverable = Pick<WatchDelivery, 'object' | 'text' | 'memo'>;
+
+/** An initial event (from a list page): nothing to share with other watchers. */
+function oneOff(text: string): Deliverable {
+  let object: KubeObject | undefined;
+  return {
+    get object() {
+      return (object ??= JSON.parse(text) as KubeObject) as WatchDelivery['object'];
+    },
+    text: () => text,
+    memo: (_key, build) => build(),
+  };
 }
 
 /** Writes watch frames to the raw response (koa steps aside for streams it cannot buffer). */
@@ -174,22 +189,24 @@ class WatchStream {
     return this.#ctx.res.writableLength;
   }
 
-  event(type: WatchEventType, objectText: string): void {
+  /** Writes one event; encodings shared by all watchers of the change are built once (see WatchDelivery.memo). */
+  event(type: WatchEventType, ev: Deliverable): void {
     if (this.closed) return;
     if (this.#negotiated.output === 'table-json') {
-      const table = toTable(this.#scope.kind, [JSON.parse(objectText) as KubeObject], {
-        noHeaders: this.#tableHeadersSent,
-        version: this.#negotiated.convert?.version,
-      });
+      const version = this.#negotiated.convert?.version;
+      const render = (noHeaders: boolean) => JSON.stringify(toTable(this.#scope.kind, [ev.object], { noHeaders, version }));
+      // Only a watcher's first event carries the column definitions; the rest are the same for everyone.
+      const table = this.#tableHeadersSent ? ev.memo(`table:${version}`, () => render(true)) : render(false);
       this.#tableHeadersSent = true;
-      this.#write(frameSerializedWatchEvent(type, JSON.stringify(table)));
+      this.#write(frameSerializedWatchEvent(type, table));
       return;
     }
     if (this.#negotiated.format === 'protobuf') {
-      this.#write(encodeProtobufWatchEvent(type, JSON.parse(objectText) as Record<string, unknown>));
+      const envelope = ev.memo('protobuf', () => encodeProtobufObject(ev.object as Record<string, unknown>));
+      this.#write(frameProtobufWatchEvent(type, envelope));
       return;
     }
-    this.#write(frameSerializedWatchEvent(type, objectText));
+    this.#write(frameSerializedWatchEvent(type, ev.text()));
   }
 
   bookmark(version: number, initialEventsEnd: boolean): void {

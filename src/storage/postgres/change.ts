@@ -28,8 +28,15 @@ export class LazyChange implements Change {
   readonly #previousText: string | null;
   #object?: StoredKubeObject;
   #previous?: StoredKubeObject | null;
-  /** Encoded copies of this change's object with another type or version, shared by watchers. */
-  readonly variants = new Map<string, string>();
+  /** Values derived from this change (other forms of its object, encodings), shared by watchers. */
+  readonly memos = new Map<string, unknown>();
+
+  memo<T>(key: string, build: () => T): T {
+    if (this.memos.has(key)) return this.memos.get(key) as T;
+    const value = build();
+    this.memos.set(key, value);
+    return value;
+  }
 
   constructor(row: HistoryRow) {
     this.resourceVersion = Number(row.resource_version);

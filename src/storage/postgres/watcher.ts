@@ -77,30 +77,32 @@ export class Watcher {
     if (namespace !== undefined && change.namespace !== namespace) return null;
     if (name !== undefined && change.name !== name) return null;
     // Without a selector nothing needs the parsed object: consumers that only send text never parse it.
-    if (!filter) return delivery(change.type, change, () => change.object, () => change.objectText);
+    if (!filter) return delivery(change.type, change, 'stored', () => change.object, () => change.objectText);
 
     if (change.type === 'DELETED') {
-      return filter.matches(change.object) ? delivery('DELETED', change, () => change.object, () => change.objectText) : null;
+      return filter.matches(change.object) ? delivery('DELETED', change, 'stored', () => change.object, () => change.objectText) : null;
     }
     const nowMatches = filter.matches(change.object);
     const previous = change.previous;
     const usedToMatch = previous !== undefined && filter.matches(previous);
     if (nowMatches) {
       const type = change.type === 'MODIFIED' && usedToMatch ? 'MODIFIED' : 'ADDED';
-      return delivery(type, change, () => change.object, () => change.objectText);
+      return delivery(type, change, 'stored', () => change.object, () => change.objectText);
     }
     if (usedToMatch && previous) {
       // Leaving the selector looks like a deletion: the old content, at the version of the change.
       const gone = withVersion(previous, change.resourceVersion);
-      return delivery('DELETED', change, () => gone, () => cachedVariant(change, 'left-selector', gone));
+      return delivery('DELETED', change, 'left-selector', () => gone, () => change.memo('left-selector:text', () => JSON.stringify(gone)));
     }
     return null;
   }
 }
 
+/** `form` names which object the delivery carries (the stored one, or the last content before it left a selector). */
 function delivery(
   type: WatchDelivery['type'],
   change: LazyChange,
+  form: string,
   object: () => StoredKubeObject,
   text: () => string,
 ): WatchDelivery {
@@ -111,18 +113,10 @@ function delivery(
       return object();
     },
     text,
+    memo: (key, build) => change.memo(`${form}:${key}`, build),
   };
 }
 
 function withVersion(obj: StoredKubeObject, version: number): StoredKubeObject {
   return { ...obj, metadata: { ...obj.metadata, resourceVersion: String(version) } };
-}
-
-function cachedVariant(change: LazyChange, key: string, obj: StoredKubeObject): string {
-  let text = change.variants.get(key);
-  if (text === undefined) {
-    text = JSON.stringify(obj);
-    change.variants.set(key, text);
-  }
-  return text;
 }
