@@ -108,22 +108,27 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
 
   let shuttingDown = false;
   const startedAt = Date.now();
+  // Checks that pass once start-up got this far; they are listed so operators see what ran.
+  const passing = (name: string): HealthCheck => ({ name, check: () => undefined });
+  const startHooks = [passing('poststarthook/start-watch-hub'), passing('poststarthook/bootstrap-namespaces')];
   const databaseCheck: HealthCheck = { name: 'postgres', check: () => storage.ping() };
+  const liveDatabaseCheck: HealthCheck = {
+    name: 'postgres',
+    check: async () => {
+      if (Date.now() - startedAt < config.livezGracePeriodMs) return;
+      await storage.ping();
+    },
+  };
+  const shutdownCheck: HealthCheck = {
+    name: 'shutdown',
+    check: () => {
+      if (shuttingDown) throw new Error('process is shutting down');
+    },
+  };
   const checks: Record<HealthEndpoint, HealthCheck[]> = {
-    livez: [pingCheck, { name: 'log', check: () => undefined }, {
-      name: 'postgres',
-      check: async () => {
-        if (Date.now() - startedAt < config.livezGracePeriodMs) return;
-        await storage.ping();
-      },
-    }, { name: 'poststarthook/start-watch-hub', check: () => undefined }, { name: 'poststarthook/bootstrap-namespaces', check: () => undefined }],
-    readyz: [pingCheck, { name: 'log', check: () => undefined }, databaseCheck, { name: 'poststarthook/start-watch-hub', check: () => undefined }, { name: 'poststarthook/bootstrap-namespaces', check: () => undefined }, {
-      name: 'shutdown',
-      check: () => {
-        if (shuttingDown) throw new Error('process is shutting down');
-      },
-    }],
-    healthz: [pingCheck, { name: 'log', check: () => undefined }, databaseCheck, { name: 'poststarthook/start-watch-hub', check: () => undefined }, { name: 'poststarthook/bootstrap-namespaces', check: () => undefined }],
+    livez: [pingCheck, passing('log'), liveDatabaseCheck, ...startHooks],
+    readyz: [pingCheck, passing('log'), databaseCheck, ...startHooks, shutdownCheck],
+    healthz: [pingCheck, passing('log'), databaseCheck, ...startHooks],
   };
 
   let serverAddress = '';

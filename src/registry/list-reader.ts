@@ -1,8 +1,7 @@
 import { ApiError, badRequest, expired } from '../api/errors.ts';
-import { StorageError, type ListKey, type ListOptions } from '../storage/storage.ts';
+import { StorageError, type ListOptions } from '../storage/storage.ts';
 import { decodeContinue, encodeContinue } from './continue-token.ts';
 import { parseSelectors } from './filter.ts';
-import type { KindDefinition } from './kind.ts';
 import { parseResourceVersion, validateListQuery, type ListQuery } from './list-options.ts';
 import type { ResourceStore } from './resource-store.ts';
 
@@ -51,7 +50,7 @@ export async function listResource(store: ResourceStore, namespace: string | und
     return {
       items: result.items,
       resourceVersion: String(result.resourceVersion),
-      continue: result.next ? continueFor(kind, options.exactVersion === undefined ? result.resourceVersion : options.exactVersion, result.next) : undefined,
+      continue: result.next ? encodeContinue(options.exactVersion ?? result.resourceVersion, result.next, kind.namespaced) : undefined,
       remainingItemCount: result.next && result.remaining !== undefined ? result.remaining : undefined,
     };
   } catch (err) {
@@ -64,10 +63,6 @@ export async function listResource(store: ResourceStore, namespace: string | und
     if (err instanceof ApiError) throw err;
     throw store.translate(err, '');
   }
-}
-
-function continueFor(kind: KindDefinition, version: number, next: ListKey): string {
-  return encodeContinue(version, next, kind.namespaced);
 }
 
 /** Which snapshot a list without a continue token reads. */

@@ -12,12 +12,7 @@ import {
   negotiateDiscovery,
 } from '../discovery/index.ts';
 import { notFoundError } from '../resource-handler.ts';
-
-/** Documents are built once per surface and reused: discovery is asked for constantly. */
-function memo<T>(build: () => T): () => T {
-  let value: T | undefined;
-  return () => (value ??= build());
-}
+import { once } from './once.ts';
 
 function sendDocument(ctx: Context, contentType: string, format: 'json' | 'yaml' | 'protobuf', doc: unknown, etag?: string): void {
   ctx.status = 200;
@@ -38,8 +33,8 @@ function sendDocument(ctx: Context, contentType: string, format: 'json' | 'yaml'
 export function registerDiscoveryRoutes(router: Router, surface: ApiSurface, serverAddress: () => string): void {
   const kinds = surface.kinds;
   const aggregated = {
-    api: { v2: memo(() => aggregatedDiscovery(kinds, 'api', 'v2')), v2beta1: memo(() => aggregatedDiscovery(kinds, 'api', 'v2beta1')) },
-    apis: { v2: memo(() => aggregatedDiscovery(kinds, 'apis', 'v2')), v2beta1: memo(() => aggregatedDiscovery(kinds, 'apis', 'v2beta1')) },
+    api: { v2: once(() => aggregatedDiscovery(kinds, 'api', 'v2')), v2beta1: once(() => aggregatedDiscovery(kinds, 'api', 'v2beta1')) },
+    apis: { v2: once(() => aggregatedDiscovery(kinds, 'apis', 'v2')), v2beta1: once(() => aggregatedDiscovery(kinds, 'apis', 'v2beta1')) },
   };
   const etags = new Map<unknown, string>();
   const etagOf = (doc: unknown) => {
@@ -57,7 +52,7 @@ export function registerDiscoveryRoutes(router: Router, surface: ApiSurface, ser
       sendDocument(ctx, n.contentType, n.format, legacy());
     }
   };
-  const groups = memo(() => apiGroupList(kinds));
+  const groups = once(() => apiGroupList(kinds));
   router.get('/api', root('api', () => apiVersions(serverAddress())));
   router.get('/apis', root('apis', groups));
 

@@ -3,16 +3,11 @@ import type { Context } from 'koa';
 import type { ApiSurface } from '../../registry/api-surface.ts';
 import { buildOpenapiV3, encodeOpenapiV2Protobuf, OPENAPI_V2_PROTOBUF_MEDIA_TYPE, openapiV2Document } from '../openapi/index.ts';
 import { notFoundError } from '../resource-handler.ts';
+import { once } from './once.ts';
 import { KUBERNETES_VERSION } from './version-route.ts';
 
 /** The media type /openapi/v2 protobuf is served under (clients ask with either spelling). */
 const OPENAPI_V2_PROTOBUF_RESPONSE_TYPE = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
-
-/** Built on first request and kept: the documents depend only on the served kinds. */
-function lazy<T>(build: () => T): () => T {
-  let value: T | undefined;
-  return () => (value ??= build());
-}
 
 /**
  * /openapi/v2 (JSON, or gnostic protobuf for kubectl's client-side validation) and /openapi/v3
@@ -20,11 +15,11 @@ function lazy<T>(build: () => T): () => T {
  */
 export function registerOpenApiRoutes(router: Router, surface: ApiSurface): void {
   const options = { version: KUBERNETES_VERSION.gitVersion };
-  const v3 = lazy(() => {
+  const v3 = once(() => {
     const built = buildOpenapiV3(surface.kinds, options);
     return { indexJson: JSON.stringify(built.index), documents: built.documents };
   });
-  const v2 = lazy(() => {
+  const v2 = once(() => {
     const doc = openapiV2Document(surface.kinds, options);
     return { json: JSON.stringify(doc), protobuf: Buffer.from(encodeOpenapiV2Protobuf(doc)) };
   });
