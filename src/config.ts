@@ -38,6 +38,7 @@ export const FLAGS: readonly FlagDefinition[] = [
   flag('leader-elect', 'bool', 'true', 'Run the controllers only in the replica that holds the Lease in kube-system.'),
   flag('leader-elect-lease-duration', 'duration', '15s', 'Lease duration for controller leader election.'),
   flag('shutdown-delay-duration', 'duration', '0s', 'Time to keep serving (with readyz failing) after SIGTERM before closing.'),
+  flag('shutdown-send-retry-after', 'bool', 'false', 'At shutdown, keep listening until in-flight requests are done and answer new ones with 429 and Retry-After (instead of refusing new connections).'),
   flag('shutdown-timeout', 'duration', '60s', 'Longest time to wait for in-flight requests at shutdown.'),
   flag('livez-grace-period', 'duration', '0s', 'Time after start during which livez reports healthy regardless of checks.'),
   flag('log-level', 'string', 'info', 'pino log level: fatal, error, warn, info, debug, trace.'),
@@ -68,6 +69,7 @@ export interface Config {
   leaderElect: boolean;
   leaderElectLeaseDurationMs: number;
   shutdownDelayDurationMs: number;
+  shutdownSendRetryAfter: boolean;
   shutdownTimeoutMs: number;
   livezGracePeriodMs: number;
   logLevel: string;

@@ -1,15 +1,15 @@
-import { existsSync } from 'node:fs';
 import pino from 'pino';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError } from './config.ts';
 import { startServer } from './server.ts';
+import { loadSettings } from './settings.ts';
+import { StartupError, describeError } from './startup-error.ts';
+import { onStopSignals } from './stop-signals.ts';
 
 /** Flags and environment → a running server; SIGTERM/SIGINT stop it gracefully. */
 async function main(): Promise<void> {
-  // Settings may also live in ./.env (see .env.example); real environment variables win.
-  if (existsSync('.env')) process.loadEnvFile('.env');
   let config;
   try {
-    config = loadConfig(process.argv.slice(2));
+    config = loadSettings(process.argv.slice(2));
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`Error: ${err.message}\n`);
@@ -18,19 +18,22 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = pino({ level: config.logLevel });
+  // A signal during start-up is acted on once the server is up (a failed start cleans up by itself).
+  let stopRequested = false;
+  let stop = () => {
+    stopRequested = true;
+  };
+  onStopSignals({ logger, graceful: () => stop(), immediate: () => process.exit(1) });
   let server;
   try {
     server = await startServer(config, logger);
   } catch (err) {
-    logger.fatal({ err }, `cannot start: ${(err as Error).message}`);
+    if (err instanceof StartupError) logger.fatal(`cannot start: ${err.message}`);
+    else logger.fatal({ err }, `cannot start: ${describeError(err)}`);
     process.exit(1);
   }
   const running = server;
-  let signals = 0;
-  const shutdown = (signal: string) => {
-    signals++;
-    if (signals > 1) process.exit(1);
-    logger.info({ signal }, 'shutting down');
+  stop = () => {
     running.stop().then(
       () => process.exit(0),
       (err) => {
@@ -39,8 +42,7 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  if (stopRequested) stop();
 }
 
 void main();

@@ -1,11 +1,14 @@
-import { loadConfig } from './config.ts';
-import { migrateDown, migrateUp, migrationStatus, openDatabase } from './storage/postgres/database.ts';
-import { startEmbeddedPostgres } from './storage/postgres/embedded.ts';
 import pino from 'pino';
+import { ConfigError } from './config.ts';
+import { loadSettings } from './settings.ts';
+import { describeError } from './startup-error.ts';
+import { migrateDown, migrateUp, migrationStatus, openDatabase } from './storage/postgres/database.ts';
+import { openEmbeddedPostgres } from './storage/postgres/embedded/embedded-postgres.ts';
 
 /**
  * `npm run migrate -- up|down|status [flags]`: the schema commands operators run. Uses the same
- * settings as the server (DATABASE_URL, or the embedded PostgreSQL of --data-dir).
+ * settings as the server (DATABASE_URL, or the embedded PostgreSQL of --data-dir: the running
+ * server's when there is one).
  */
 async function main(): Promise<number> {
   const [command, ...flags] = process.argv.slice(2);
@@ -13,11 +16,13 @@ async function main(): Promise<number> {
     process.stderr.write('usage: npm run migrate -- up|down|status [--database-url=…] [--data-dir=…]\n');
     return 2;
   }
-  const config = loadConfig(flags);
-  const logger = pino({ level: 'warn' });
-  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir, config.embeddedPostgresPort, logger);
-  const database = openDatabase(config.databaseUrl || embedded!.url, 2);
+  let embedded;
+  let database;
   try {
+    const config = loadSettings(flags);
+    const logger = pino({ level: 'warn' });
+    embedded = config.databaseUrl ? undefined : await openEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort, logger });
+    database = openDatabase(config.databaseUrl || embedded!.url, 2);
     if (command === 'status') {
       const { known, unknown } = await migrationStatus(database.db);
       for (const m of known) process.stdout.write(`${m.executedAt ? 'applied' : 'pending'}  ${m.name}${m.executedAt ? `  (${m.executedAt.toISOString()})` : ''}\n`);
@@ -30,10 +35,10 @@ async function main(): Promise<number> {
     for (const r of results) process.stdout.write(`${r.direction === 'Up' ? 'applied' : 'rolled back'}  ${r.migrationName}  ${r.status}\n`);
     return 0;
   } catch (err) {
-    process.stderr.write(`migrate ${command} failed: ${(err as Error).message}\n`);
-    return 1;
+    process.stderr.write(`migrate ${command} failed: ${describeError(err)}\n`);
+    return err instanceof ConfigError ? 2 : 1;
   } finally {
-    await database.close();
+    await database?.close();
     await embedded?.stop();
   }
 }

@@ -16,8 +16,11 @@ import {
 import { writeAdminKubeconfig } from './auth/kubeconfig.ts';
 import { ensurePki } from './auth/pki/ensure-pki.ts';
 import type { Config } from './config.ts';
+import { prepareDataDir } from './data-dir.ts';
 import { startControllers, type Controllers } from './controllers/controller-manager.ts';
 import { buildApp } from './http/app.ts';
+import { drainServer } from './http/drain-server.ts';
+import { ShutdownGate } from './http/shutdown-gate.ts';
 import { pingCheck, type HealthCheck } from './http/health/health-checks.ts';
 import type { HealthEndpoint } from './http/routes/health-routes.ts';
 import { builtinKinds } from './kinds/index.ts';
@@ -25,8 +28,10 @@ import { ApiSurface } from './registry/api-surface.ts';
 import { enabledKinds } from './registry/runtime-config.ts';
 import { Compactor } from './storage/postgres/compactor.ts';
 import { migrateUp, openDatabase, pendingMigrations, type Database } from './storage/postgres/database.ts';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from './storage/postgres/embedded.ts';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './storage/postgres/embedded/embedded-postgres.ts';
 import { PostgresStorage } from './storage/postgres/postgres-storage.ts';
+import { StartupError } from './startup-error.ts';
+import { Closers } from './closers.ts';
 
 export interface RunningServer {
   readonly url: string;
@@ -37,7 +42,11 @@ export interface RunningServer {
   readonly logger: Logger;
   /** The in-process controllers (and their leader elector when --leader-elect is on). */
   readonly controllers: Controllers;
-  /** Graceful stop: readyz fails, in-flight requests finish, watches close, then the database. */
+  /**
+   * Graceful stop, as kube-apiserver terminates: readyz fails at once; after
+   * --shutdown-delay-duration new requests are refused and watches end; requests in flight finish;
+   * then the controllers, the storage and the database (the embedded one last) stop.
+   */
   stop(): Promise<void>;
 }
 
@@ -63,42 +72,53 @@ function authorizersFor(modes: readonly string[]): Authorizer[] {
 
 /** Brings the whole server up from a Config; see main.ts for flags. */
 export async function startServer(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<RunningServer> {
+  const closers = new Closers(logger);
+  try {
+    return await bringUp(config, logger, closers);
+  } catch (err) {
+    await closers.closeAll();
+    throw err;
+  }
+}
+
+async function bringUp(config: Config, logger: Logger, closers: Closers): Promise<RunningServer> {
   const gates = featureGates(config.featureGates);
   const kinds = enabledKinds(builtinKinds, config.runtimeConfig);
 
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPostgresPort, logger);
+    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort, logger });
+    closers.add('embedded-postgres', () => embedded!.stop());
     databaseUrl = embedded.url;
+  } else {
+    await prepareDataDir(config.dataDir, logger);
   }
   const database: Database = openDatabase(databaseUrl, config.databaseMaxConnections);
-  try {
-    if (config.autoMigrate) {
-      const result = await migrateUp(database.db);
-      for (const r of result.results ?? []) logger.info({ migration: r.migrationName, status: r.status }, 'migration');
-    } else {
-      const pending = await pendingMigrations(database.db);
-      if (pending.length > 0) {
-        throw new Error(`the database schema has pending migrations (${pending.join(', ')}); run "npm run migrate -- up" or start with --auto-migrate=true`);
-      }
+  closers.add('database', () => database.close());
+  if (config.autoMigrate) {
+    const result = await migrateUp(database.db);
+    for (const r of result.results ?? []) logger.info({ migration: r.migrationName, status: r.status }, 'migration');
+  } else {
+    const pending = await pendingMigrations(database.db);
+    if (pending.length > 0) {
+      throw new StartupError(`the database schema has pending migrations (${pending.join(', ')}); run "npm run migrate -- up" or start with --auto-migrate=true`);
     }
-  } catch (err) {
-    await database.close();
-    await embedded?.stop();
-    throw err;
   }
 
   const storage = new PostgresStorage({ pool: database.pool, connection: database.connection, logger });
   await storage.start();
+  closers.add('storage', () => storage.close());
   const namespaceLifecycle = new NamespaceLifecycle(storage, logger);
   await namespaceLifecycle.start();
+  closers.add('namespace-lifecycle', () => namespaceLifecycle.stop());
   const surface = new ApiSurface(kinds, storage, namespaceLifecycle);
   const seeded = await seedBootstrapNamespaces(surface);
   if (seeded.length > 0) logger.info({ namespaces: seeded }, 'created bootstrap namespaces');
 
   const compactor = new Compactor({ pool: database.pool, logger, windowMs: config.historyWindowMs, intervalMs: config.compactionIntervalMs });
   compactor.start();
+  closers.add('compactor', () => compactor.stop());
 
   const pki = await ensurePki({ dir: path.join(config.dataDir, 'pki'), bindAddress: config.bindAddress, extraNames: config.tlsExtraSans });
   for (const change of pki.changes) logger.info(change, 'pki');
@@ -132,7 +152,9 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
   };
 
   let serverAddress = '';
+  const shutdownGate = new ShutdownGate({ sendRetryAfter: config.shutdownSendRetryAfter });
   const app = buildApp({
+    shutdownGate,
     surface,
     storage,
     authenticators: [new X509Authenticator()],
@@ -152,8 +174,19 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
   const server = https.createServer({ cert, key, ca: clientCa, requestCert: true, rejectUnauthorized: false }, app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      const where = `${config.bindAddress}:${config.securePort}`;
+      if (err.code === 'EADDRINUSE') reject(new StartupError(`cannot serve on ${where}: the port is already in use; stop what holds it or choose another with --secure-port`));
+      else if (err.code === 'EACCES') reject(new StartupError(`cannot serve on ${where}: permission denied (ports below 1024 need privileges)`));
+      else if (err.code === 'EADDRNOTAVAIL') reject(new StartupError(`cannot serve on ${where}: no such address on this machine (--bind-address)`));
+      else reject(err);
+    });
     server.listen(config.securePort, config.bindAddress, () => resolve());
+  });
+  // Only for a start-up that fails from here on; a graceful stop drains the server first.
+  closers.add('https', () => {
+    if (server.listening) server.close();
+    server.closeAllConnections();
   });
   const port = (server.address() as AddressInfo).port;
   const host = config.bindAddress === '0.0.0.0' || config.bindAddress === '::' ? '127.0.0.1' : config.bindAddress;
@@ -172,17 +205,9 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
       shuttingDown = true;
       if (config.shutdownDelayDurationMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDelayDurationMs));
       await controllers.stop();
-      namespaceLifecycle.stop();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Watches end cleanly (their streams finish), idle keep-alive sockets go at once.
-      await storage.close();
-      server.closeIdleConnections();
-      const deadline = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref());
-      await Promise.race([closed, deadline]);
-      server.closeAllConnections();
-      await compactor.stop();
-      await database.close();
-      await embedded?.stop();
+      await drainServer({ server, gate: shutdownGate, sendRetryAfter: config.shutdownSendRetryAfter, timeoutMs: config.shutdownTimeoutMs, logger });
+      // The rest in reverse order of start: compactor, watches and storage, the pool, the embedded PostgreSQL.
+      await closers.closeAll();
       logger.info('stopped');
     })());
 

@@ -220,6 +220,11 @@ export function serviceUnavailable(message: string): ApiError {
   return new ApiError(503, 'ServiceUnavailable', message);
 }
 
+/** 429 TooManyRequests: clients (client-go, kubectl) wait `retryAfterSeconds` and try again. */
+export function tooManyRequests(message: string, retryAfterSeconds: number): ApiError {
+  return new ApiError(429, 'TooManyRequests', message, { retryAfterSeconds });
+}
+
 export function timeout(message: string): ApiError {
   return new ApiError(504, 'Timeout', message);
 }

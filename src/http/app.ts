@@ -18,6 +18,7 @@ import { registerHealthRoutes, type HealthChecks } from './routes/health-routes.
 import { registerOpenApiRoutes } from './routes/openapi-routes.ts';
 import { registerVersionRoute } from './routes/version-route.ts';
 import type { ApiState, HandlerSettings } from './scope.ts';
+import type { ShutdownGate } from './shutdown-gate.ts';
 
 export interface AppOptions {
   readonly surface: ApiSurface;
@@ -25,7 +26,8 @@ export interface AppOptions {
   readonly authenticators: readonly Authenticator[];
   readonly authorizers: readonly Authorizer[];
   readonly health: HealthChecks;
-  readonly settings: HandlerSettings;
+  readonly settings: Omit<HandlerSettings, 'watchTermination'>;
+  readonly shutdownGate: ShutdownGate;
   readonly logger: Logger;
   readonly compression: boolean;
   readonly serverAddress: () => string;
@@ -33,7 +35,8 @@ export interface AppOptions {
 
 /**
  * The whole request path in one place, outermost first:
- * errors → request info → authentication → authorization → warnings → compression → routes → resources.
+ * errors → request info → shutdown gate → authentication → authorization → warnings → compression →
+ * routes → resources.
  */
 export function buildApp(options: AppOptions): Koa {
   const app = new Koa();
@@ -50,11 +53,13 @@ export function buildApp(options: AppOptions): Koa {
   app.use(requestLog(options.logger));
   app.use(statusErrors(options.logger));
   app.use(requestInfo());
+  app.use(options.shutdownGate.middleware());
   app.use(authenticate(options.authenticators));
   app.use(authorize(options.authorizers));
   app.use(warningHeaders());
   if (options.compression) app.use(compressReads());
-  app.use(resourceHandler(options.surface, options.storage, options.settings, options.logger));
+  const settings: HandlerSettings = { ...options.settings, watchTermination: options.shutdownGate.watchTermination };
+  app.use(resourceHandler(options.surface, options.storage, settings, options.logger));
   app.use(router.routes());
   app.use(notFound());
   return app;

@@ -22,6 +22,8 @@ export interface HandlerSettings {
   readonly minRequestTimeoutSeconds: number;
   /** Gate WatchList: sendInitialEvents on watches. */
   readonly watchList: boolean;
+  /** Aborted when the server starts draining at shutdown: every watch ends then. */
+  readonly watchTermination: AbortSignal;
 }
 
 /** Koa state the middleware chain fills in. */

@@ -80,6 +80,13 @@ export async function handleWatch(ctx: Context, scope: RequestScope): Promise<vo
     stream.onEnd = end;
     // The response closes when the client goes away (the request's own 'close' only means its body was read).
     ctx.res.on('close', end);
+    // At shutdown every watch ends as a complete response; the client re-watches on another replica.
+    const shutdown = scope.settings.watchTermination;
+    if (shutdown.aborted) end();
+    else {
+      shutdown.addEventListener('abort', end, { once: true });
+      ctx.res.once('close', () => shutdown.removeEventListener('abort', end));
+    }
   });
 
   try {
@@ -121,6 +128,11 @@ export async function handleWatch(ctx: Context, scope: RequestScope): Promise<vo
         },
       },
     );
+    // The stream may have ended (client gone, shutdown) while the watch was being set up.
+    if (stream.closed) {
+      handle.stop();
+      return;
+    }
     if (start.initialEventsBookmark) stream.bookmark(fromVersion, true);
     if (query.allowWatchBookmarks) {
       bookmarkTimer = setInterval(() => stream.bookmark(handle!.currentVersion(), false), scope.settings.watchBookmarkIntervalMs);

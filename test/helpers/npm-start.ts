@@ -1,0 +1,175 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** A pino line of the server's log, as JSON. */
+export interface LogLine {
+  readonly msg?: string;
+  readonly level?: number;
+  readonly pid?: number;
+  readonly [key: string]: unknown;
+}
+
+export interface LaunchedServer {
+  readonly child: ChildProcess;
+  /** The server's own process id (npm's child), from its log. */
+  readonly serverPid: number;
+  /** The embedded PostgreSQL's postmaster, from the log. */
+  readonly postmasterPid: number;
+  readonly url: string;
+  /** Every log line so far (JSON lines; npm's own lines are skipped). */
+  readonly log: LogLine[];
+  /** Everything printed so far, as text. */
+  output(): string;
+  /** Resolves with the exit code (or signal) of the launched command. */
+  readonly exited: Promise<number | string | null>;
+}
+
+/** Everything launched by this test file, so that a failing test leaves nothing running. */
+const launched: { child: ChildProcess; tree: number[] }[] = [];
+
+/** Records the process tree of `child` as it is now, for killEverythingLaunched(). */
+export function trackTree(child: ChildProcess): number[] {
+  const tree = processTree(child.pid!);
+  launched.push({ child, tree });
+  return tree;
+}
+
+/**
+ * SIGKILLs whatever is left of every launched tree (a test that failed may have left the server or
+ * PostgreSQL running, and their open output pipes would keep the test process alive).
+ */
+export function killEverythingLaunched(): void {
+  for (const { child, tree } of launched.splice(0)) {
+    for (const pid of tree) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+  }
+}
+
+/** A free TCP port on loopback (for the embedded PostgreSQL). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface LaunchOptions {
+  readonly dataDir: string;
+  readonly postgresPort: number;
+  /** The command line; default `npm start`, as the README says. */
+  readonly command?: readonly string[];
+  /** Its own process group (so the test can signal the group as a terminal or supervisor does). */
+  readonly detached?: boolean;
+  readonly env?: Record<string, string>;
+}
+
+/**
+ * Runs the server the way a user does (`npm start` in the project, settings from the environment)
+ * against the embedded PostgreSQL of `dataDir`, and resolves once it serves, or rejects with its
+ * output when it exits first.
+ */
+export function launch(options: LaunchOptions): Promise<LaunchedServer> {
+  const [cmd, ...args] = options.command ?? ['npm', 'start'];
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    DATA_DIR: options.dataDir,
+    SECURE_PORT: '0',
+    EMBEDDED_POSTGRES_PORT: String(options.postgresPort),
+    LOG_LEVEL: 'info',
+    DATABASE_URL: '',
+    ...options.env,
+  };
+  const child = spawn(cmd, args, { cwd: ROOT, env, detached: options.detached ?? false, stdio: ['ignore', 'pipe', 'pipe'] });
+  const log: LogLine[] = [];
+  let text = '';
+  const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  child.stderr!.on('data', (c: Buffer) => (text += c.toString()));
+  return new Promise((resolve, reject) => {
+    let serverPid: number | undefined;
+    let postmasterPid: number | undefined;
+    const timer = setTimeout(() => reject(new Error(`the server did not start in 60 s:\n${text}`)), 60_000);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      text += `${line}\n`;
+      let entry: LogLine;
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        return;
+      }
+      log.push(entry);
+      if (entry.msg === 'embedded PostgreSQL started') postmasterPid = entry.postmasterPid as number;
+      if (entry.msg === 'serving') {
+        serverPid = entry.pid;
+        clearTimeout(timer);
+        trackTree(child);
+        resolve({ child, serverPid: serverPid!, postmasterPid: postmasterPid!, url: entry.url as string, log, output: () => text, exited });
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(Object.assign(new Error(`exited (${code}) before serving:\n${text}`), { output: text, code }));
+    });
+  });
+}
+
+/** Whether a process exists (zombies count as gone). */
+export function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Every process whose command line mentions `text` (a data dir): what must be gone after a stop. */
+export function processesMentioning(text: string): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
+      if (cmd.includes(text) && isAlive(Number(entry))) found.push(`${entry}: ${cmd}`);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+/** Polls until none of the pids is alive; returns the ones still alive after `timeoutMs`. */
+export async function waitUntilGone(pids: readonly number[], timeoutMs = 15_000): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const alive = pids.filter(isAlive);
+    if (alive.length === 0 || Date.now() > deadline) return alive;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** `pid` and every process below it (by parent id), as the system lists them now. */
+export function processTree(pid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
+  return tree;
+}
