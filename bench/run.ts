@@ -14,6 +14,7 @@ import { measureGets } from './gets.ts';
 import { measureLists } from './lists.ts';
 import { formatComparison, formatTable, ratioOf, readPreviousReport, writeReport, type Row } from './report.ts';
 import { startBenchServer, type BenchServer } from './server.ts';
+import { measureStartup } from './startup.ts';
 import { measureWatch } from './watch.ts';
 
 const MEASURES: Record<string, (ctx: BenchContext) => Promise<Row[]>> = {
@@ -21,6 +22,7 @@ const MEASURES: Record<string, (ctx: BenchContext) => Promise<Row[]>> = {
   gets: measureGets,
   lists: measureLists,
   watch: measureWatch,
+  startup: measureStartup,
 };
 
 async function postgresFacts(): Promise<Record<string, string>> {

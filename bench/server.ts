@@ -45,7 +45,7 @@ function agentFactory(tls: Tls) {
 }
 
 /**
- * The real server on a fresh database. 'child' runs `src/main.ts` as its own process (as `npm start`
+ * The real server on a fresh database. 'child' runs the compiled server as its own process (as `npm start`
  * does), so the server's event loop does not share a thread with the load generator; 'inprocess' uses
  * the test harness's in-process server (log level silent).
  */
@@ -75,7 +75,7 @@ export async function startBenchServer(mode: 'child' | 'inprocess'): Promise<Ben
   let proc;
   try {
     // The helper logs at info so it can see "serving"; the server logs nothing per request at info.
-    proc = await startServerProcess(db.url, dataDir);
+    proc = await startServerProcess(db.url, dataDir, [], { compiled: true });
   } catch (err) {
     await cleanup();
     throw err;

@@ -12,13 +12,15 @@ export interface ServerProcess {
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /**
- * Runs the real server (`src/main.ts`) as a separate process, as `npm start` would, and resolves
- * once it logs that it is serving.
+ * Runs the real server as a separate process and resolves once it logs that it is serving. Tests run
+ * the sources through tsx (what they test is what is checked out); `compiled` runs it as `npm start`
+ * does (dist/, built first when stale), for the benchmark.
  */
-export function startServerProcess(databaseUrl: string, dataDir: string, flags: string[] = []): Promise<ServerProcess> {
+export function startServerProcess(databaseUrl: string, dataDir: string, flags: string[] = [], options: { compiled?: boolean } = {}): Promise<ServerProcess> {
+  const entry = options.compiled ? [path.join(ROOT, 'scripts/launch.mjs'), 'server'] : ['--import', 'tsx', path.join(ROOT, 'src/main.ts')];
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), '--secure-port=0', `--data-dir=${dataDir}`, '--log-level=info', ...flags],
+    [...entry, '--secure-port=0', `--data-dir=${dataDir}`, '--log-level=info', ...flags],
     { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -31,6 +32,10 @@ describe('stopping the server started with npm start', { timeout: 180_000 }, () 
     // In a PID namespace the log names pid 1; from here the server is the launched command's child.
     const serverPid = srv.serverPid === 1 ? tree[1] : srv.serverPid;
     assert.ok(tree.includes(serverPid) && tree.length >= 3, `the tree holds the server and PostgreSQL: ${tree}`);
+    // Compiled JavaScript, no TypeScript loader, no shell or tsx process between npm and the server.
+    const cmdline = readFileSync(`/proc/${serverPid}/cmdline`, 'utf8').split('\0').join(' ');
+    assert.doesNotMatch(cmdline, /tsx/);
+    if (!options.command) assert.equal(processTree(srv.child.pid!)[1], serverPid, 'the server is npm\'s own child');
     stop(srv, serverPid);
     const left = await waitUntilGone(tree);
     assert.deepEqual(left, [], `processes left behind: ${left.join(', ')}\n${srv.output()}`);

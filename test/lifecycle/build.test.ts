@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm, symlink, appendFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ROOT } from '../helpers/npm-start.ts';
+
+/** What a checkout holds that the build reads (node_modules is linked, not copied). */
+const CHECKOUT = ['src', 'migrations', 'seeds', 'proto', 'scripts', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
+
+function run(cwd: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', ...args], { cwd, env: { ...process.env, DATABASE_URL: '' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('npm start runs compiled JavaScript, built once and again only when the sources change', { timeout: 120_000 }, () => {
+  let checkout: string;
+  before(async () => {
+    checkout = await mkdtemp(path.join(tmpdir(), 'pgkube-build-'));
+    for (const entry of CHECKOUT) await cp(path.join(ROOT, entry), path.join(checkout, entry), { recursive: true });
+    await symlink(path.join(ROOT, 'node_modules'), path.join(checkout, 'node_modules'));
+  });
+  after(async () => {
+    await rm(checkout, { recursive: true, force: true });
+  });
+
+  test('a checkout without dist/ builds it at the first start, with source maps', async () => {
+    // `npm run migrate -- <nothing>` goes through the same launcher as npm start and stops at its usage line.
+    const r = await run(checkout, ['migrate']);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /dist\/ is missing or older than the sources; building it first/);
+    assert.match(r.stderr, /usage: npm run migrate -- up\|down\|status/);
+    const map = JSON.parse(await readFile(path.join(checkout, 'dist/src/migrate-cli.js.map'), 'utf8'));
+    assert.deepEqual(map.sources, ['../../src/migrate-cli.ts']);
+    // JSON the server reads at run time is copied beside the compiled code.
+    assert.ok(existsSync(path.join(checkout, 'dist/src/kinds/schema/messages.json')));
+    assert.ok(existsSync(path.join(checkout, 'dist/proto/openapiv2.json')));
+  });
+
+  test('an unchanged checkout starts without building', async () => {
+    const r = await run(checkout, ['migrate']);
+    assert.equal(r.code, 2);
+    assert.doesNotMatch(r.stderr, /building/);
+  });
+
+  test('a changed source file is rebuilt at the next start', async () => {
+    await appendFile(path.join(checkout, 'src/migrate-cli.ts'), '\n// changed\n');
+    const r = await run(checkout, ['migrate']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /building it first/);
+    assert.match(await readFile(path.join(checkout, 'dist/src/migrate-cli.js'), 'utf8'), /\/\/ changed/);
+  });
+
+  test('a build that fails keeps the previous dist/ and says so', async () => {
+    await appendFile(path.join(checkout, 'src/migrate-cli.ts'), '\nconst broken: number = "text";\n');
+    const r = await run(checkout, ['build']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /tsc failed .*; dist\/ is unchanged/);
+    assert.ok(existsSync(path.join(checkout, 'dist/src/migrate-cli.js')));
+  });
+});
