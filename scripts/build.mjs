@@ -36,13 +36,15 @@ function copyJsonAssets(outDir) {
  * missing TypeScript (a production install) is not an error: a shipped dist/ is used as it is.
  */
 export function build({ ifPossible = false, quiet = false } = {}) {
+  const digest = sourceDigest();
+  // `npm ci` in a container's first stage runs before the sources are copied in: nothing to build yet.
+  if (ifPossible && digest === undefined) return 0;
   const tsc = findTsc();
   if (!tsc) {
     if (ifPossible) return 0;
     process.stderr.write('build: TypeScript is not installed; run "npm install" (with dev dependencies) first\n');
     return 1;
   }
-  const digest = sourceDigest();
   const outDir = `${DIST}.build-${process.pid}`;
   rmSync(outDir, { recursive: true, force: true });
   const started = Date.now();
