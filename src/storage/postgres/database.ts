@@ -31,6 +31,38 @@ function migrator(db: Kysely<unknown>): Migrator {
   return new Migrator({ db, provider: { getMigrations: async () => migrations } });
 }
 
+/** Serialises migrators across processes; any constant no other lock user in the database takes. */
+const MIGRATION_LOCK_ID = 7158325002;
+
+/**
+ * Runs a migration step in one transaction that first takes a transaction-level advisory lock.
+ * Kysely's own Postgres lock is session-level: pg_advisory_lock, its transaction, then
+ * pg_advisory_unlock, as three separate statements. Through a transaction-mode pooler those can
+ * land on three server connections, and the lock stays held on the first one (blocking every later
+ * migration) while the unlock fails on another. Inside one transaction every statement, Kysely's
+ * lock and unlock included, runs on one server connection, and the lock ends with the commit.
+ * Without Kysely's transaction (disableTransactions) the outcome is the same: all or nothing.
+ */
+async function migrateLocked(
+  db: Kysely<unknown>,
+  step: (m: Migrator) => Promise<MigrationResultSet>,
+): Promise<MigrationResultSet> {
+  return db.connection().execute(async (conn) => {
+    await sql`begin`.execute(conn);
+    let result: MigrationResultSet;
+    try {
+      await sql`select pg_advisory_xact_lock(${sql.lit(MIGRATION_LOCK_ID)})`.execute(conn);
+      await assertKnownSchema(conn);
+      result = await step(new Migrator({ db: conn, provider: { getMigrations: async () => migrations }, disableTransactions: true }));
+    } catch (err) {
+      await sql`rollback`.execute(conn).catch(() => undefined);
+      throw err;
+    }
+    await sql.raw(result.error ? 'rollback' : 'commit').execute(conn);
+    return result;
+  });
+}
+
 /** Names of applied migrations this build does not know: a newer server wrote this schema. */
 export async function unknownAppliedMigrations(db: Kysely<unknown>): Promise<string[]> {
   const exists = await sql<{ t: string | null }>`select to_regclass(${MIGRATION_TABLE}) as t`.execute(db);
@@ -60,13 +92,11 @@ function check(result: MigrationResultSet): MigrationResultSet {
 }
 
 export async function migrateUp(db: Kysely<unknown>): Promise<MigrationResultSet> {
-  await assertKnownSchema(db);
-  return check(await migrator(db).migrateToLatest());
+  return check(await migrateLocked(db, (m) => m.migrateToLatest()));
 }
 
 export async function migrateDown(db: Kysely<unknown>): Promise<MigrationResultSet> {
-  await assertKnownSchema(db);
-  return check(await migrator(db).migrateDown());
+  return check(await migrateLocked(db, (m) => m.migrateDown()));
 }
 
 export interface MigrationStatus {
