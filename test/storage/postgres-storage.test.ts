@@ -224,3 +224,10 @@ test('a watch keeps going when the LISTEN connection is cut (reconnect, then cat
   await again.done;
   assert.deepEqual(again.events.map((e) => e.object.metadata.name), ['later']);
 });
+
+test('close() ends the pool even when only raw queries used it (Kysely ends it only once it used it)', async () => {
+  const other = openDatabase(testDb.url);
+  await other.pool.query('select 1');
+  await other.close();
+  assert.equal(other.pool.ended, true);
+});

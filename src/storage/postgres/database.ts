@@ -20,8 +20,11 @@ export function openDatabase(connectionString: string, maxConnections = 20): Dat
     pool,
     db,
     connection,
-    // Kysely owns the pool through its dialect; destroying it ends the pool.
-    close: () => db.destroy(),
+    close: async () => {
+      // Kysely ends the pool only if it ever used it (its driver starts lazily); end it here otherwise.
+      await db.destroy();
+      if (!pool.ended) await pool.end();
+    },
   };
 }
 
