@@ -16,7 +16,7 @@ async function main(): Promise<number> {
   const config = loadConfig(flags);
   const logger = pino({ level: 'warn' });
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir, config.embeddedPostgresPort, logger);
-  const database = openDatabase(config.databaseUrl || embedded!.url, 2);
+  const database = openDatabase({ url: config.databaseUrl || embedded!.url, maxConnections: 2, logger });
   try {
     if (command === 'status') {
       const { known, unknown } = await migrationStatus(database.db);

@@ -72,7 +72,7 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
     embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPostgresPort, logger);
     databaseUrl = embedded.url;
   }
-  const database: Database = openDatabase(databaseUrl, config.databaseMaxConnections);
+  const database: Database = openDatabase({ url: databaseUrl, maxConnections: config.databaseMaxConnections, logger });
   try {
     if (config.autoMigrate) {
       const result = await migrateUp(database.db);
@@ -89,7 +89,7 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
     throw err;
   }
 
-  const storage = new PostgresStorage({ pool: database.pool, connection: database.connection, logger });
+  const storage = new PostgresStorage({ database, logger });
   await storage.start();
   const namespaceLifecycle = new NamespaceLifecycle(storage, logger);
   await namespaceLifecycle.start();

@@ -1,11 +1,40 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
+import pino from 'pino';
+import type { StoredKubeObject } from '../../src/api/types.ts';
 import { migrateUp, openDatabase } from '../../src/storage/postgres/database.ts';
+import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.ts';
+import type { ObjectKey } from '../../src/storage/storage.ts';
 import { ADMIN_URL, createTestDatabase } from '../helpers/database.ts';
-import { pgbouncerInstalled, startPgbouncer } from '../helpers/pgbouncer.ts';
+import { pgbouncerInstalled, startPgbouncer, type Pgbouncer } from '../helpers/pgbouncer.ts';
 
 const skip = pgbouncerInstalled() ? false : 'pgbouncer is not installed (apt-get install pgbouncer; .ci/run does)';
+
+function configMap(name: string): StoredKubeObject {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', uid: randomUUID(), resourceVersion: '' }, data: { a: name } };
+}
+
+/** Rows history holds for these config maps (one per write that really happened). */
+async function historyOf(dbUrl: string, names: string[]): Promise<Record<string, number>> {
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  try {
+    const res = await client.query<{ name: string; n: number }>(
+      `select name, count(*)::int as n from history where resource = 'configmaps' and name = any($1) group by name`,
+      [names],
+    );
+    return Object.fromEntries(res.rows.map((r) => [r.name, r.n]));
+  } finally {
+    await client.end();
+  }
+}
+
+/** A pino logger whose records land in `records`. */
+function capturingLogger(records: Record<string, unknown>[]) {
+  return pino({ level: 'warn' }, { write: (line: string) => void records.push(JSON.parse(line)) });
+}
 
 describe('through PgBouncer in transaction mode', { skip }, () => {
   test('migrations leave no advisory lock behind on the pooled server connections', async () => {
@@ -13,7 +42,7 @@ describe('through PgBouncer in transaction mode', { skip }, () => {
     // transaction land on different ones, as they do on a busy pooler.
     const spread = await startPgbouncer({ poolSize: 4, roundRobin: true });
     const db = await createTestDatabase('pgkube_pooler');
-    const database = openDatabase(spread.route(db.url), 4);
+    const database = openDatabase({ url: spread.route(db.url), maxConnections: 4, logger: pino({ level: 'silent' }) });
     try {
       await Promise.all([1, 2, 3, 4].map(() => database.pool.query('select pg_sleep(0.05)')));
       await migrateUp(database.db);
@@ -36,5 +65,72 @@ describe('through PgBouncer in transaction mode', { skip }, () => {
       await db.drop();
       await spread.stop();
     }
+  });
+
+  describe('named statements on a pooler nobody told us about (one shared server session)', () => {
+    let shared: Pgbouncer;
+    before(async () => {
+      // One server connection for all clients: a second client that prepares a name the first
+      // prepared gets 42P05, and DEALLOCATE from anyone makes the next Bind fail with 26000.
+      shared = await startPgbouncer({ poolSize: 1 });
+    });
+    after(async () => {
+      await shared?.stop();
+    });
+
+    const key = (name: string): ObjectKey => ({ group: '', resource: 'configmaps', namespace: 'default', name });
+
+    test('42P05: concurrent writes switch the process to unnamed statements once and write each object once', async () => {
+      const db = await createTestDatabase('pgkube_pooler');
+      const records: Record<string, unknown>[] = [];
+      const database = openDatabase({ url: shared.route(db.url), maxConnections: 4, logger: capturingLogger(records) });
+      try {
+        await migrateUp(database.db);
+        // start() is not called: its LISTEN check would (rightly) fail through this pooler.
+        const storage = new PostgresStorage({ database, logger: capturingLogger(records) });
+        assert.equal(database.queries.named, true);
+        const names = ['dup-a', 'dup-b', 'dup-c'];
+        const written = await Promise.all(names.map((n) => storage.create(key(n), configMap(n))));
+        assert.equal(new Set(written.map((w) => w.resourceVersion)).size, names.length);
+        assert.equal(database.queries.named, false);
+        const warnings = records.filter((r) => r.level === 40);
+        assert.equal(warnings.length, 1, JSON.stringify(records));
+        assert.equal(warnings[0].code, '42P05');
+        assert.match(String(warnings[0].msg), /transaction-mode connection pooler.*Switched to unnamed statements/);
+        assert.deepEqual(await historyOf(db.url, names), { 'dup-a': 1, 'dup-b': 1, 'dup-c': 1 });
+        assert.deepEqual((await storage.get(key('dup-b')))?.object.data, { a: 'dup-b' });
+      } finally {
+        await database.close();
+        await db.drop();
+      }
+    });
+
+    test('26000: a write whose statement vanished from the server session is sent again unnamed, once', async () => {
+      const db = await createTestDatabase('pgkube_pooler');
+      const records: Record<string, unknown>[] = [];
+      // One pg client, so the second write reuses the client that believes its statement is prepared.
+      const database = openDatabase({ url: shared.route(db.url), maxConnections: 1, logger: capturingLogger(records) });
+      const other = new pg.Client({ connectionString: shared.route(db.url) });
+      await other.connect();
+      try {
+        await migrateUp(database.db);
+        const storage = new PostgresStorage({ database, logger: capturingLogger(records) });
+        await other.query('deallocate all');
+        await storage.create(key('gone-1'), configMap('gone-1'));
+        await other.query('deallocate all');
+        const second = await storage.create(key('gone-2'), configMap('gone-2'));
+        assert.ok(second.resourceVersion > 0);
+        assert.equal(database.queries.named, false);
+        const warnings = records.filter((r) => r.level === 40);
+        assert.equal(warnings.length, 1, JSON.stringify(records));
+        assert.equal(warnings[0].code, '26000');
+        assert.equal(warnings[0].statement, 'kube_write_batch');
+        assert.deepEqual(await historyOf(db.url, ['gone-1', 'gone-2']), { 'gone-1': 1, 'gone-2': 1 });
+      } finally {
+        await other.end();
+        await database.close();
+        await db.drop();
+      }
+    });
   });
 });

@@ -1,24 +1,36 @@
 import { Kysely, Migrator, PostgresDialect, sql, type MigrationResultSet } from 'kysely';
 import pg from 'pg';
+import type { Logger } from 'pino';
 import { migrations } from '../../../migrations/index.ts';
+import { PreparedQueries } from './prepared-queries.ts';
 
 // bigint columns come back as strings; callers convert the few they read.
 export interface Database {
   pool: pg.Pool;
   db: Kysely<unknown>;
+  /** The named hot queries (see prepared-queries.ts). */
+  queries: PreparedQueries;
   connection: pg.ClientConfig;
   close(): Promise<void>;
 }
 
-export function openDatabase(connectionString: string, maxConnections = 20): Database {
-  const connection: pg.ClientConfig = { connectionString };
-  const pool = new pg.Pool({ connectionString, max: maxConnections });
+export interface DatabaseOptions {
+  /** --database-url. */
+  readonly url: string;
+  readonly maxConnections?: number;
+  readonly logger: Logger;
+}
+
+export function openDatabase(options: DatabaseOptions): Database {
+  const connection: pg.ClientConfig = { connectionString: options.url };
+  const pool = new pg.Pool({ ...connection, max: options.maxConnections ?? 20 });
   // An idle client that errors (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
   return {
     pool,
     db,
+    queries: new PreparedQueries(pool, { pooled: false, logger: options.logger }),
     connection,
     close: async () => {
       // Kysely ends the pool only if it ever used it (its driver starts lazily); end it here otherwise.

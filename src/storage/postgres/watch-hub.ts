@@ -2,10 +2,12 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { StorageError, type ResourceRef, type WatchHandle, type WatchListener, type WatchOptions } from '../storage.ts';
 import { HISTORY_COLUMNS, LazyChange, type HistoryRow } from './change.ts';
+import type { PreparedQueries } from './prepared-queries.ts';
 import { Watcher } from './watcher.ts';
 
 export interface WatchHubOptions {
   readonly pool: pg.Pool;
+  readonly queries: PreparedQueries;
   /** Connection settings for the dedicated LISTEN connection. */
   readonly connection: pg.ClientConfig;
   readonly logger: Logger;
@@ -147,11 +149,11 @@ export class WatchHub {
   async #fetchLoop(): Promise<void> {
     try {
       for (;;) {
-        const res = await this.#options.pool.query<HistoryRow>({
-          name: 'watch_hub_fetch',
-          text: `select ${HISTORY_COLUMNS} from history where resource_version > $1 order by resource_version limit ${FETCH_BATCH}`,
-          values: [this.#lastVersion],
-        });
+        const res = await this.#options.queries.query<HistoryRow>(
+          'watch_hub_fetch',
+          `select ${HISTORY_COLUMNS} from history where resource_version > $1 order by resource_version limit ${FETCH_BATCH}`,
+          [this.#lastVersion],
+        );
         for (const row of res.rows) this.#dispatch(new LazyChange(row));
         if (res.rows.length < FETCH_BATCH) break;
       }
