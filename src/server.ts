@@ -72,7 +72,12 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
     embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPostgresPort, logger);
     databaseUrl = embedded.url;
   }
-  const database: Database = openDatabase({ url: databaseUrl, maxConnections: config.databaseMaxConnections, logger });
+  const database: Database = openDatabase({
+    url: databaseUrl,
+    listenUrl: config.databaseListenUrl,
+    maxConnections: config.databaseMaxConnections,
+    logger,
+  });
   try {
     if (config.autoMigrate) {
       const result = await migrateUp(database.db);

@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import pino from 'pino';
@@ -9,8 +13,24 @@ import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.ts'
 import type { ObjectKey } from '../../src/storage/storage.ts';
 import { ADMIN_URL, createTestDatabase } from '../helpers/database.ts';
 import { pgbouncerInstalled, startPgbouncer, type Pgbouncer } from '../helpers/pgbouncer.ts';
+import { startServerProcess } from '../helpers/server-process.ts';
 
+const ROOT = path.resolve(import.meta.dirname, '../..');
 const skip = pgbouncerInstalled() ? false : 'pgbouncer is not installed (apt-get install pgbouncer; .ci/run does)';
+
+/** Suites whose servers run through the pooler: watches, every write verb, lists and paging. */
+const SUITES = ['test/http/watch.test.ts', 'test/http/verbs.test.ts', 'test/http/lists.test.ts'];
+
+function runSuites(poolerUrl: string): Promise<{ code: number | null; output: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, TEST_DATABASE_POOLER_URL: poolerUrl };
+  // Without this the child would report to us as a subtest stream instead of running on its own.
+  delete env.NODE_TEST_CONTEXT;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--test', ...SUITES], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, output })));
+}
 
 function configMap(name: string): StoredKubeObject {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', uid: randomUUID(), resourceVersion: '' }, data: { a: name } };
@@ -37,12 +57,50 @@ function capturingLogger(records: Record<string, unknown>[]) {
 }
 
 describe('through PgBouncer in transaction mode', { skip }, () => {
+  let bouncer: Pgbouncer;
+  before(async () => {
+    bouncer = await startPgbouncer({ poolSize: 4 });
+  });
+  after(async () => {
+    await bouncer?.stop();
+  });
+
+  test('the watch, write and list suites pass with DATABASE_URL through the pooler and LISTEN direct', { timeout: 120_000 }, async () => {
+    const { code, output } = await runSuites(`postgres://127.0.0.1:${bouncer.port}`);
+    assert.equal(code, 0, output.split('\n').filter((l) => /^not ok|^# (pass|fail)|Error/.test(l)).join('\n'));
+    // The servers' traffic really went through PgBouncer: it counted their transactions.
+    const stats = await bouncer.show('stats');
+    const pooled = stats.filter((r) => r.database.startsWith('pgkube_test_'));
+    assert.equal(pooled.length, SUITES.length, JSON.stringify(stats));
+    for (const row of pooled) assert.ok(Number(row.total_xact_count) > 50, `${row.database}: ${row.total_xact_count} transactions`);
+  });
+
+  test('without --database-listen-url the server refuses to start, saying LISTEN gets nothing and naming the flag', { timeout: 60_000 }, async () => {
+    const db = await createTestDatabase('pgkube_pooler');
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'pgkube-pooler-'));
+    try {
+      await assert.rejects(
+        startServerProcess(bouncer.route(db.url), dataDir),
+        (err: Error) => {
+          assert.match(err.message, /server exited with 1/);
+          assert.match(err.message, /LISTEN does not receive notifications on this connection/);
+          assert.match(err.message, /transaction-mode connection pooler/);
+          assert.match(err.message, /--database-listen-url/);
+          return true;
+        },
+      );
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+      await db.drop();
+    }
+  });
+
   test('migrations leave no advisory lock behind on the pooled server connections', async () => {
     // Round robin over several warm server connections: consecutive statements outside a
     // transaction land on different ones, as they do on a busy pooler.
     const spread = await startPgbouncer({ poolSize: 4, roundRobin: true });
     const db = await createTestDatabase('pgkube_pooler');
-    const database = openDatabase({ url: spread.route(db.url), maxConnections: 4, logger: pino({ level: 'silent' }) });
+    const database = openDatabase({ url: spread.route(db.url), listenUrl: db.url, maxConnections: 4, logger: pino({ level: 'silent' }) });
     try {
       await Promise.all([1, 2, 3, 4].map(() => database.pool.query('select pg_sleep(0.05)')));
       await migrateUp(database.db);
@@ -96,9 +154,28 @@ describe('through PgBouncer in transaction mode', { skip }, () => {
         const warnings = records.filter((r) => r.level === 40);
         assert.equal(warnings.length, 1, JSON.stringify(records));
         assert.equal(warnings[0].code, '42P05');
-        assert.match(String(warnings[0].msg), /transaction-mode connection pooler.*Switched to unnamed statements/);
+        assert.match(String(warnings[0].msg), /transaction-mode connection pooler.*--database-listen-url/);
         assert.deepEqual(await historyOf(db.url, names), { 'dup-a': 1, 'dup-b': 1, 'dup-c': 1 });
         assert.deepEqual((await storage.get(key('dup-b')))?.object.data, { a: 'dup-b' });
+      } finally {
+        await database.close();
+        await db.drop();
+      }
+    });
+
+    test('with a listen URL the pool is taken as pooled: statements are unnamed from the start, nothing to fall back from', async () => {
+      const db = await createTestDatabase('pgkube_pooler');
+      const records: Record<string, unknown>[] = [];
+      const database = openDatabase({ url: shared.route(db.url), listenUrl: db.url, maxConnections: 4, logger: capturingLogger(records) });
+      try {
+        await migrateUp(database.db);
+        const storage = new PostgresStorage({ database, logger: capturingLogger(records) });
+        assert.equal(database.queries.named, false);
+        const names = ['plain-a', 'plain-b', 'plain-c'];
+        await Promise.all(names.map((n) => storage.create(key(n), configMap(n))));
+        await Promise.all(names.map((n) => storage.get(key(n))));
+        assert.deepEqual(records, []);
+        assert.deepEqual(await historyOf(db.url, names), { 'plain-a': 1, 'plain-b': 1, 'plain-c': 1 });
       } finally {
         await database.close();
         await db.drop();

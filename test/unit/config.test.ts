@@ -53,3 +53,10 @@ test('.env.example lists every setting and the README documents every flag', () 
     assert.ok(readme.includes(`\`${f.env}\``), `README documents ${f.env}`);
   }
 });
+
+test('the LISTEN URL comes from a flag or the environment and needs a database URL', () => {
+  const c = loadConfig([], { DATABASE_URL: 'postgres://pooler/db', DATABASE_LISTEN_URL: 'postgres://direct/db' });
+  assert.equal(c.databaseListenUrl, 'postgres://direct/db');
+  assert.equal(loadConfig([], {}).databaseListenUrl, '');
+  assert.throws(() => loadConfig(['--database-listen-url=postgres://direct/db'], {}), /--database-listen-url needs --database-url/);
+});

@@ -8,30 +8,37 @@ import { PreparedQueries } from './prepared-queries.ts';
 export interface Database {
   pool: pg.Pool;
   db: Kysely<unknown>;
-  /** The named hot queries (see prepared-queries.ts). */
+  /** The named hot queries, or unnamed ones where the pool is pooled. */
   queries: PreparedQueries;
-  connection: pg.ClientConfig;
+  /** Settings of the dedicated LISTEN connection (the watch hub's). */
+  listenConnection: pg.ClientConfig;
   close(): Promise<void>;
 }
 
 export interface DatabaseOptions {
   /** --database-url. */
   readonly url: string;
+  /**
+   * --database-listen-url: a direct connection for LISTEN. Setting it says the main URL goes through
+   * a transaction-mode pooler, so the pool keeps no session state (no named statements).
+   */
+  readonly listenUrl?: string;
   readonly maxConnections?: number;
   readonly logger: Logger;
 }
 
 export function openDatabase(options: DatabaseOptions): Database {
-  const connection: pg.ClientConfig = { connectionString: options.url };
-  const pool = new pg.Pool({ ...connection, max: options.maxConnections ?? 20 });
+  const main: pg.ClientConfig = { connectionString: options.url };
+  const listenConnection: pg.ClientConfig = options.listenUrl ? { connectionString: options.listenUrl } : main;
+  const pool = new pg.Pool({ ...main, max: options.maxConnections ?? 20 });
   // An idle client that errors (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
   return {
     pool,
     db,
-    queries: new PreparedQueries(pool, { pooled: false, logger: options.logger }),
-    connection,
+    queries: new PreparedQueries(pool, { pooled: Boolean(options.listenUrl), logger: options.logger }),
+    listenConnection,
     close: async () => {
       // Kysely ends the pool only if it ever used it (its driver starts lazily); end it here otherwise.
       await db.destroy();

@@ -21,12 +21,14 @@ import { WatchHub } from './watch-hub.ts';
 import { WriteBatcher, type WriteOp, type WriteResult } from './write-batcher.ts';
 
 export interface PostgresStorageOptions {
-  readonly database: Pick<Database, 'pool' | 'queries' | 'connection'>;
+  readonly database: Pick<Database, 'pool' | 'queries' | 'listenConnection'>;
   readonly logger: Logger;
   readonly maxBufferedEvents?: number;
   readonly pollIntervalMs?: number;
   /** How long a NotOlderThan/Exact read waits for a version that is not there yet. */
   readonly futureVersionWaitMs?: number;
+  /** How long start() waits for its probe notification on the LISTEN connection. */
+  readonly listenCheckTimeoutMs?: number;
 }
 
 /** The Storage contract on PostgreSQL: see DESIGN.md, "Storage on PostgreSQL". */
@@ -46,10 +48,11 @@ export class PostgresStorage implements Storage {
     this.hub = new WatchHub({
       pool: database.pool,
       queries: database.queries,
-      connection: database.connection,
+      listenConnection: database.listenConnection,
       logger: options.logger,
       maxBufferedEvents: options.maxBufferedEvents ?? 10_000,
       pollIntervalMs: options.pollIntervalMs ?? 2000,
+      listenCheckTimeoutMs: options.listenCheckTimeoutMs ?? 5000,
     });
   }
 

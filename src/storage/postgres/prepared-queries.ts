@@ -62,7 +62,8 @@ export class PreparedQueries {
       { statement: name, code: (err as { code?: unknown }).code, reason: (err as Error).message },
       'PostgreSQL reported a prepared statement missing or already present on its connection: a transaction-mode ' +
         'connection pooler (PgBouncer, a cloud pooler) is probably between this server and PostgreSQL. Switched to ' +
-        'unnamed statements for this process',
+        'unnamed statements for this process; set --database-listen-url (DATABASE_LISTEN_URL) to a direct connection ' +
+        'so this is decided at start and watches LISTEN past the pooler',
     );
   }
 }
