@@ -91,7 +91,7 @@ async function main(): Promise<number> {
     logLine('starting the server and the raw database');
     rawDb = await createTestDatabase('pgkube_bench_raw');
     server = await startBenchServer(cfg.serverMode);
-    const raw = openDatabase({ url: rawDb.url, maxConnections: 2, logger: pino({ level: 'silent' }) });
+    const raw = await openDatabase({ url: rawDb.url, maxConnections: 2, logger: pino({ level: 'silent' }) });
     try {
       await migrateUp(raw.db);
     } finally {

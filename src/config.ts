@@ -26,6 +26,13 @@ export const FLAGS: readonly FlagDefinition[] = [
     'PostgreSQL URL of the connection that LISTENs for changes (watches); empty means --database-url. Set it to a direct connection when --database-url goes through a transaction-mode pooler (PgBouncer, cloud poolers): the main pool then keeps no session state.',
     'DATABASE_LISTEN_URL',
   ),
+  flag(
+    'database-ca-file',
+    'string',
+    '',
+    'CA bundle (PEM) that verifies the PostgreSQL server certificate, like sslrootcert in the URL (which wins when both are set). TLS follows libpq: sslmode in the URL, default prefer.',
+    'DATABASE_CA_FILE',
+  ),
   flag('embedded-postgres-port', 'int', '5433', 'Port of the embedded PostgreSQL (loopback only).'),
   flag('database-max-connections', 'int', '20', 'Size of the PostgreSQL connection pool.'),
   flag('auto-migrate', 'bool', 'true', 'Apply pending schema migrations at start; when false, refuse to start with pending ones.'),
@@ -56,6 +63,7 @@ export interface Config {
   dataDir: string;
   databaseUrl: string;
   databaseListenUrl: string;
+  databaseCaFile: string;
   embeddedPostgresPort: number;
   databaseMaxConnections: number;
   autoMigrate: boolean;

@@ -16,7 +16,14 @@ async function main(): Promise<number> {
   const config = loadConfig(flags);
   const logger = pino({ level: 'warn' });
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir, config.embeddedPostgresPort, logger);
-  const database = openDatabase({ url: config.databaseUrl || embedded!.url, maxConnections: 2, logger });
+  let database;
+  try {
+    database = await openDatabase({ url: config.databaseUrl || embedded!.url, caFile: config.databaseCaFile, maxConnections: 2, logger });
+  } catch (err) {
+    process.stderr.write(`migrate ${command} failed: ${(err as Error).message}\n`);
+    await embedded?.stop();
+    return 1;
+  }
   try {
     if (command === 'status') {
       const { known, unknown } = await migrationStatus(database.db);

@@ -72,11 +72,15 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
     embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPostgresPort, logger);
     databaseUrl = embedded.url;
   }
-  const database: Database = openDatabase({
+  const database: Database = await openDatabase({
     url: databaseUrl,
     listenUrl: config.databaseListenUrl,
+    caFile: config.databaseCaFile,
     maxConnections: config.databaseMaxConnections,
     logger,
+  }).catch(async (err: unknown) => {
+    await embedded?.stop();
+    throw err;
   });
   try {
     if (config.autoMigrate) {

@@ -100,7 +100,7 @@ describe('through PgBouncer in transaction mode', { skip }, () => {
     // transaction land on different ones, as they do on a busy pooler.
     const spread = await startPgbouncer({ poolSize: 4, roundRobin: true });
     const db = await createTestDatabase('pgkube_pooler');
-    const database = openDatabase({ url: spread.route(db.url), listenUrl: db.url, maxConnections: 4, logger: pino({ level: 'silent' }) });
+    const database = await openDatabase({ url: spread.route(db.url), listenUrl: db.url, maxConnections: 4, logger: pino({ level: 'silent' }) });
     try {
       await Promise.all([1, 2, 3, 4].map(() => database.pool.query('select pg_sleep(0.05)')));
       await migrateUp(database.db);
@@ -141,7 +141,7 @@ describe('through PgBouncer in transaction mode', { skip }, () => {
     test('42P05: concurrent writes switch the process to unnamed statements once and write each object once', async () => {
       const db = await createTestDatabase('pgkube_pooler');
       const records: Record<string, unknown>[] = [];
-      const database = openDatabase({ url: shared.route(db.url), maxConnections: 4, logger: capturingLogger(records) });
+      const database = await openDatabase({ url: shared.route(db.url), maxConnections: 4, logger: capturingLogger(records) });
       try {
         await migrateUp(database.db);
         // start() is not called: its LISTEN check would (rightly) fail through this pooler.
@@ -166,7 +166,7 @@ describe('through PgBouncer in transaction mode', { skip }, () => {
     test('with a listen URL the pool is taken as pooled: statements are unnamed from the start, nothing to fall back from', async () => {
       const db = await createTestDatabase('pgkube_pooler');
       const records: Record<string, unknown>[] = [];
-      const database = openDatabase({ url: shared.route(db.url), listenUrl: db.url, maxConnections: 4, logger: capturingLogger(records) });
+      const database = await openDatabase({ url: shared.route(db.url), listenUrl: db.url, maxConnections: 4, logger: capturingLogger(records) });
       try {
         await migrateUp(database.db);
         const storage = new PostgresStorage({ database, logger: capturingLogger(records) });
@@ -186,7 +186,7 @@ describe('through PgBouncer in transaction mode', { skip }, () => {
       const db = await createTestDatabase('pgkube_pooler');
       const records: Record<string, unknown>[] = [];
       // One pg client, so the second write reuses the client that believes its statement is prepared.
-      const database = openDatabase({ url: shared.route(db.url), maxConnections: 1, logger: capturingLogger(records) });
+      const database = await openDatabase({ url: shared.route(db.url), maxConnections: 1, logger: capturingLogger(records) });
       const other = new pg.Client({ connectionString: shared.route(db.url) });
       await other.connect();
       try {

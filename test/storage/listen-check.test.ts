@@ -14,7 +14,7 @@ let database: Database;
 
 before(async () => {
   [testDb, otherDb] = await Promise.all([createTestDatabase('pgkube_listen'), createTestDatabase('pgkube_listen_other')]);
-  database = openDatabase({ url: testDb.url, logger });
+  database = await openDatabase({ url: testDb.url, logger });
   await migrateUp(database.db);
 });
 

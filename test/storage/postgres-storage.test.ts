@@ -19,7 +19,7 @@ const CM = { group: '', resource: 'configmaps' };
 
 before(async () => {
   testDb = await createTestDatabase('pgkube_storage');
-  database = openDatabase({ url: testDb.url, logger });
+  database = await openDatabase({ url: testDb.url, logger });
   await migrateUp(database.db);
   storage = new PostgresStorage({ database, logger, pollIntervalMs: 200, futureVersionWaitMs: 300 });
   await storage.start();
@@ -226,7 +226,7 @@ test('a watch keeps going when the LISTEN connection is cut (reconnect, then cat
 });
 
 test('close() ends the pool even when only raw queries used it (Kysely ends it only once it used it)', async () => {
-  const other = openDatabase({ url: testDb.url, logger });
+  const other = await openDatabase({ url: testDb.url, logger });
   await other.pool.query('select 1');
   await other.close();
   assert.equal(other.pool.ended, true);

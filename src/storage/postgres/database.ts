@@ -2,7 +2,9 @@ import { Kysely, Migrator, PostgresDialect, sql, type MigrationResultSet } from 
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { migrations } from '../../../migrations/index.ts';
+import { connectionPlan } from './connection-options.ts';
 import { PreparedQueries } from './prepared-queries.ts';
+import { settleConnection } from './settle-connection.ts';
 
 // bigint columns come back as strings; callers convert the few they read.
 export interface Database {
@@ -23,13 +25,21 @@ export interface DatabaseOptions {
    * a transaction-mode pooler, so the pool keeps no session state (no named statements).
    */
   readonly listenUrl?: string;
+  /** --database-ca-file: a root CA for URLs without sslrootcert. */
+  readonly caFile?: string;
   readonly maxConnections?: number;
   readonly logger: Logger;
 }
 
-export function openDatabase(options: DatabaseOptions): Database {
-  const main: pg.ClientConfig = { connectionString: options.url };
-  const listenConnection: pg.ClientConfig = options.listenUrl ? { connectionString: options.listenUrl } : main;
+/**
+ * Opens the pool. TLS is settled first with one connection per URL (see settle-connection.ts), so
+ * a wrong certificate or an unreachable server fails here with a clear error.
+ */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const main = await settleConnection(await connectionPlan(options.url, { setting: '--database-url', caFile: options.caFile }));
+  const listenConnection = options.listenUrl
+    ? await settleConnection(await connectionPlan(options.listenUrl, { setting: '--database-listen-url', caFile: options.caFile }))
+    : main;
   const pool = new pg.Pool({ ...main, max: options.maxConnections ?? 20 });
   // An idle client that errors (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
