@@ -56,7 +56,8 @@ function capturingLogger(records: Record<string, unknown>[]) {
   return pino({ level: 'warn' }, { write: (line: string) => void records.push(JSON.parse(line)) });
 }
 
-describe('through PgBouncer in transaction mode', { skip }, () => {
+// Side by side: each test has its own databases, and its own PgBouncer where pool settings matter.
+describe('through PgBouncer in transaction mode', { skip, concurrency: true }, () => {
   let bouncer: Pgbouncer;
   before(async () => {
     bouncer = await startPgbouncer({ poolSize: 4 });
