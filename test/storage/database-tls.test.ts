@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
-import { startServer } from '../../src/server.ts';
+import { startServer, type RunningServer } from '../../src/server.ts';
 import { openDatabase } from '../../src/storage/postgres/database.ts';
 import { ADMIN_URL } from '../helpers/database.ts';
 import { client } from '../helpers/http.ts';
@@ -147,19 +147,21 @@ test('the server runs on it with verify-full: writes, watches, and every connect
   await admin.connect();
   await admin.query('create database pgkube_tls');
   const dataDir = await mkdtemp(path.join(tmpdir(), 'pgkube-tls-server-'));
-  const running = await startServer(
-    loadConfig(['--secure-port=0', `--data-dir=${dataDir}`, '--leader-elect=false'], {
-      DATABASE_URL: server.url({ host: 'localhost', database: 'pgkube_tls', params: { sslmode: 'verify-full', sslrootcert: files.rightCa } }),
-      // The LISTEN connection verifies through the flag rather than the URL.
-      DATABASE_LISTEN_URL: server.url({ host: 'localhost', database: 'pgkube_tls', params: { sslmode: 'verify-full' } }),
-      DATABASE_CA_FILE: files.rightCa,
-    }),
-    logger,
-  );
-  const pki = path.join(dataDir, 'pki');
-  const [ca, cert, key] = await Promise.all(['ca.crt', 'admin.crt', 'admin.key'].map((f) => readFile(path.join(pki, f), 'utf8')));
-  const agent = new https.Agent({ ca, cert, key, keepAlive: true });
+  let running: RunningServer | undefined;
+  let agent: https.Agent | undefined;
   try {
+    running = await startServer(
+      loadConfig(['--secure-port=0', `--data-dir=${dataDir}`, '--leader-elect=false'], {
+        DATABASE_URL: server.url({ host: 'localhost', database: 'pgkube_tls', params: { sslmode: 'verify-full', sslrootcert: files.rightCa } }),
+        // The LISTEN connection verifies through the flag rather than the URL.
+        DATABASE_LISTEN_URL: server.url({ host: 'localhost', database: 'pgkube_tls', params: { sslmode: 'verify-full' } }),
+        DATABASE_CA_FILE: files.rightCa,
+      }),
+      logger,
+    );
+    const pki = path.join(dataDir, 'pki');
+    const [ca, cert, key] = await Promise.all(['ca.crt', 'admin.crt', 'admin.key'].map((f) => readFile(path.join(pki, f), 'utf8')));
+    agent = new https.Agent({ ca, cert, key, keepAlive: true });
     const api = client(running.url, agent);
     const events: WatchEvent[] = [];
     let seen!: () => void;
@@ -183,8 +185,8 @@ test('the server runs on it with verify-full: writes, watches, and every connect
     assert.ok(connections.rows.some((r) => /^listen/i.test(r.query)), JSON.stringify(connections.rows));
     assert.ok(connections.rows.every((r) => r.ssl === true), JSON.stringify(connections.rows));
   } finally {
-    agent.destroy();
-    await running.stop();
+    agent?.destroy();
+    await running?.stop();
     await rm(dataDir, { recursive: true, force: true });
     await admin.query('drop database pgkube_tls with (force)');
     await admin.end();
