@@ -1,4 +1,6 @@
 import type pg from 'pg';
+import pino from 'pino';
+import { PreparedQueries } from '../src/storage/postgres/prepared-queries.ts';
 import { WriteBatcher } from '../src/storage/postgres/write-batcher.ts';
 import { ensureNamespace, newPool, type BenchContext } from './context.ts';
 import { expect } from './http.ts';
@@ -29,7 +31,7 @@ export async function measureCreates(ctx: BenchContext): Promise<Row[]> {
   await ensureNamespace(ctx, ns);
   const collection = ctx.url(`/api/v1/namespaces/${ns}/configmaps`);
   const rawPool = newPool(ctx.rawDbUrl, c);
-  const batcher = new WriteBatcher(rawPool);
+  const batcher = new WriteBatcher(new PreparedQueries(rawPool, { pooled: false, logger: pino({ level: 'silent' }) }));
   let storedBytes = 0;
   try {
     ctx.step('creates', `${cfg.creates} creates each for the server, raw one-op and raw WriteBatcher, ${c} clients, ${cfg.rounds} interleaved rounds`);

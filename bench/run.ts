@@ -4,6 +4,7 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import pino from 'pino';
 import { migrateUp, openDatabase } from '../src/storage/postgres/database.ts';
 import { ADMIN_URL, createTestDatabase, type TestDatabase } from '../test/helpers/database.ts';
 import { loadBenchConfig, type BenchConfig } from './config.ts';
@@ -92,7 +93,7 @@ async function main(): Promise<number> {
     logLine('starting the server and the raw database');
     rawDb = await createTestDatabase('pgkube_bench_raw');
     server = await startBenchServer(cfg.serverMode);
-    const raw = openDatabase(rawDb.url, 2);
+    const raw = await openDatabase({ url: rawDb.url, maxConnections: 2, logger: pino({ level: 'silent' }) });
     try {
       await migrateUp(raw.db);
     } finally {

@@ -19,6 +19,20 @@ export const FLAGS: readonly FlagDefinition[] = [
   flag('bind-address', 'string', '127.0.0.1', 'Address to listen on (0.0.0.0 or :: for all interfaces).'),
   flag('data-dir', 'string', './data', 'Directory for the embedded PostgreSQL, certificates and the admin kubeconfig.'),
   flag('database-url', 'string', '', 'PostgreSQL connection URL; when empty an embedded PostgreSQL is started in the data dir.', 'DATABASE_URL'),
+  flag(
+    'database-listen-url',
+    'string',
+    '',
+    'PostgreSQL URL of the connection that LISTENs for changes (watches); empty means --database-url. Set it to a direct connection when --database-url goes through a transaction-mode pooler (PgBouncer, cloud poolers): the main pool then keeps no session state.',
+    'DATABASE_LISTEN_URL',
+  ),
+  flag(
+    'database-ca-file',
+    'string',
+    '',
+    'CA bundle (PEM) that verifies the PostgreSQL server certificate, like sslrootcert in the URL (which wins when both are set). TLS follows libpq: sslmode in the URL, default prefer.',
+    'DATABASE_CA_FILE',
+  ),
   flag('embedded-postgres-port', 'int', '5433', 'Port of the embedded PostgreSQL (loopback only).'),
   flag('database-max-connections', 'int', '20', 'Size of the PostgreSQL connection pool.'),
   flag('auto-migrate', 'bool', 'true', 'Apply pending schema migrations at start; when false, refuse to start with pending ones.'),
@@ -49,6 +63,8 @@ export interface Config {
   bindAddress: string;
   dataDir: string;
   databaseUrl: string;
+  databaseListenUrl: string;
+  databaseCaFile: string;
   embeddedPostgresPort: number;
   databaseMaxConnections: number;
   autoMigrate: boolean;
@@ -145,6 +161,9 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     out[key] = parsed;
   }
   const config = out as unknown as Config;
+  if (config.databaseListenUrl && !config.databaseUrl) {
+    throw new ConfigError('--database-listen-url needs --database-url: the embedded PostgreSQL is always reached directly');
+  }
   if (config.securePort > 65535) throw new ConfigError(`--secure-port must be between 0 and 65535 (0 picks a free port)`);
   for (const mode of config.authorizationMode) {
     if (!['AlwaysAllow', 'AlwaysDeny'].includes(mode)) {

@@ -22,7 +22,7 @@ async function main(): Promise<number> {
     const config = loadSettings(flags);
     const logger = pino({ level: 'warn' });
     embedded = config.databaseUrl ? undefined : await openEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort, logger });
-    database = openDatabase(config.databaseUrl || embedded!.url, 2);
+    database = await openDatabase({ url: config.databaseUrl || embedded!.url, caFile: config.databaseCaFile, maxConnections: 2, logger });
     if (command === 'status') {
       const { known, unknown } = await migrationStatus(database.db);
       for (const m of known) process.stdout.write(`${m.executedAt ? 'applied' : 'pending'}  ${m.name}${m.executedAt ? `  (${m.executedAt.toISOString()})` : ''}\n`);

@@ -6,7 +6,7 @@ import { describeError } from './startup-error.ts';
 import { openEmbeddedPostgres } from './storage/postgres/embedded/embedded-postgres.ts';
 
 /** The server's settings that say where the database is; every other argument goes to psql. */
-const OWN_FLAGS = new Set(['database-url', 'data-dir', 'embedded-postgres-port']);
+const OWN_FLAGS = new Set(['database-url', 'database-ca-file', 'data-dir', 'embedded-postgres-port']);
 
 function splitArgs(argv: readonly string[]): { own: string[]; psql: string[] } {
   const own: string[] = [];
@@ -31,6 +31,8 @@ async function main(): Promise<number> {
     const config = loadSettings(own);
     embedded = config.databaseUrl ? undefined : await openEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort, logger: pino({ level: 'warn' }) });
     const url = new URL(config.databaseUrl || embedded!.url);
+    // --database-ca-file means to the server what sslrootcert means to libpq (a URL's own wins).
+    if (config.databaseCaFile && !url.searchParams.has('sslrootcert')) url.searchParams.set('sslrootcert', config.databaseCaFile);
     // The password goes through the environment (only this user can read it), not the command line.
     const password = decodeURIComponent(url.password);
     url.password = '';

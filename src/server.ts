@@ -94,7 +94,13 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
   } else {
     await prepareDataDir(config.dataDir, logger);
   }
-  const database: Database = openDatabase(databaseUrl, config.databaseMaxConnections);
+  const database: Database = await openDatabase({
+    url: databaseUrl,
+    listenUrl: config.databaseListenUrl,
+    caFile: config.databaseCaFile,
+    maxConnections: config.databaseMaxConnections,
+    logger,
+  });
   closers.add('database', () => database.close());
   if (config.autoMigrate) {
     const result = await migrateUp(database.db);
@@ -106,9 +112,9 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
     }
   }
 
-  const storage = new PostgresStorage({ pool: database.pool, connection: database.connection, logger });
-  await storage.start();
+  const storage = new PostgresStorage({ database, logger });
   closers.add('storage', () => storage.close());
+  await storage.start();
   const namespaceLifecycle = new NamespaceLifecycle(storage, logger);
   await namespaceLifecycle.start();
   closers.add('namespace-lifecycle', () => namespaceLifecycle.stop());

@@ -5,7 +5,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
-import { createTestDatabase, type TestDatabase } from './database.ts';
+import { createTestDatabase, serverDatabaseEnv, type TestDatabase } from './database.ts';
 
 export interface TestServer {
   readonly server: RunningServer;
@@ -27,7 +27,7 @@ export async function startTestServer(extraFlags: string[] = []): Promise<TestSe
   const dataDir = await mkdtemp(path.join(tmpdir(), 'pgkube-test-'));
   const config = loadConfig(
     ['--secure-port=0', `--data-dir=${dataDir}`, '--log-level=silent', '--leader-elect-lease-duration=3s', ...extraFlags],
-    { DATABASE_URL: db.url },
+    serverDatabaseEnv(db),
   );
   const server = await startServer(config, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }));
   const pki = path.join(dataDir, 'pki');

@@ -19,9 +19,9 @@ const CM = { group: '', resource: 'configmaps' };
 
 before(async () => {
   testDb = await createTestDatabase('pgkube_storage');
-  database = openDatabase(testDb.url);
+  database = await openDatabase({ url: testDb.url, logger });
   await migrateUp(database.db);
-  storage = new PostgresStorage({ pool: database.pool, connection: database.connection, logger, pollIntervalMs: 200, futureVersionWaitMs: 300 });
+  storage = new PostgresStorage({ database, logger, pollIntervalMs: 200, futureVersionWaitMs: 300 });
   await storage.start();
 });
 
@@ -223,4 +223,11 @@ test('a watch keeps going when the LISTEN connection is cut (reconnect, then cat
   await storage.create(key('s9', 'later'), configMap('s9', 'later'));
   await again.done;
   assert.deepEqual(again.events.map((e) => e.object.metadata.name), ['later']);
+});
+
+test('close() ends the pool even when only raw queries used it (Kysely ends it only once it used it)', async () => {
+  const other = await openDatabase({ url: testDb.url, logger });
+  await other.pool.query('select 1');
+  await other.close();
+  assert.equal(other.pool.ended, true);
 });

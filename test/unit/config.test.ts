@@ -53,3 +53,11 @@ test('.env.example lists every setting and the README documents every flag', () 
     assert.ok(readme.includes(`\`${f.env}\``), `README documents ${f.env}`);
   }
 });
+
+test('the LISTEN URL and the database CA come from flags or the environment; a LISTEN URL needs a database URL', () => {
+  const c = loadConfig(['--database-ca-file=/etc/pg/ca.pem'], { DATABASE_URL: 'postgres://pooler/db', DATABASE_LISTEN_URL: 'postgres://direct/db' });
+  assert.equal(c.databaseListenUrl, 'postgres://direct/db');
+  assert.equal(c.databaseCaFile, '/etc/pg/ca.pem');
+  assert.equal(loadConfig([], {}).databaseListenUrl, '');
+  assert.throws(() => loadConfig(['--database-listen-url=postgres://direct/db'], {}), /--database-listen-url needs --database-url/);
+});

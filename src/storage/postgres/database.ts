@@ -1,27 +1,59 @@
 import { Kysely, Migrator, PostgresDialect, sql, type MigrationResultSet } from 'kysely';
 import pg from 'pg';
+import type { Logger } from 'pino';
 import { migrations } from '../../../migrations/index.ts';
+import { connectionPlan } from './connection-options.ts';
+import { PreparedQueries } from './prepared-queries.ts';
+import { settleConnection } from './settle-connection.ts';
 
 // bigint columns come back as strings; callers convert the few they read.
 export interface Database {
   pool: pg.Pool;
   db: Kysely<unknown>;
-  connection: pg.ClientConfig;
+  /** The named hot queries, or unnamed ones where the pool is pooled. */
+  queries: PreparedQueries;
+  /** Settings of the dedicated LISTEN connection (the watch hub's). */
+  listenConnection: pg.ClientConfig;
   close(): Promise<void>;
 }
 
-export function openDatabase(connectionString: string, maxConnections = 20): Database {
-  const connection: pg.ClientConfig = { connectionString };
-  const pool = new pg.Pool({ connectionString, max: maxConnections });
+export interface DatabaseOptions {
+  /** --database-url. */
+  readonly url: string;
+  /**
+   * --database-listen-url: a direct connection for LISTEN. Setting it says the main URL goes through
+   * a transaction-mode pooler, so the pool keeps no session state (no named statements).
+   */
+  readonly listenUrl?: string;
+  /** --database-ca-file: a root CA for URLs without sslrootcert. */
+  readonly caFile?: string;
+  readonly maxConnections?: number;
+  readonly logger: Logger;
+}
+
+/**
+ * Opens the pool. TLS is settled first with one connection per URL (see settle-connection.ts), so
+ * a wrong certificate or an unreachable server fails here with a clear error.
+ */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const main = await settleConnection(await connectionPlan(options.url, { setting: '--database-url', caFile: options.caFile }));
+  const listenConnection = options.listenUrl
+    ? await settleConnection(await connectionPlan(options.listenUrl, { setting: '--database-listen-url', caFile: options.caFile }))
+    : main;
+  const pool = new pg.Pool({ ...main, max: options.maxConnections ?? 20 });
   // An idle client that errors (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
   return {
     pool,
     db,
-    connection,
-    // Kysely owns the pool through its dialect; destroying it ends the pool.
-    close: () => db.destroy(),
+    queries: new PreparedQueries(pool, { pooled: Boolean(options.listenUrl), logger: options.logger }),
+    listenConnection,
+    close: async () => {
+      // Kysely ends the pool only if it ever used it (its driver starts lazily); end it here otherwise.
+      await db.destroy();
+      if (!pool.ended) await pool.end();
+    },
   };
 }
 
@@ -29,6 +61,38 @@ const MIGRATION_TABLE = 'kysely_migration';
 
 function migrator(db: Kysely<unknown>): Migrator {
   return new Migrator({ db, provider: { getMigrations: async () => migrations } });
+}
+
+/** Serialises migrators across processes; any constant no other lock user in the database takes. */
+const MIGRATION_LOCK_ID = 7158325002;
+
+/**
+ * Runs a migration step in one transaction that first takes a transaction-level advisory lock.
+ * Kysely's own Postgres lock is session-level: pg_advisory_lock, its transaction, then
+ * pg_advisory_unlock, as three separate statements. Through a transaction-mode pooler those can
+ * land on three server connections, and the lock stays held on the first one (blocking every later
+ * migration) while the unlock fails on another. Inside one transaction every statement, Kysely's
+ * lock and unlock included, runs on one server connection, and the lock ends with the commit.
+ * Without Kysely's transaction (disableTransactions) the outcome is the same: all or nothing.
+ */
+async function migrateLocked(
+  db: Kysely<unknown>,
+  step: (m: Migrator) => Promise<MigrationResultSet>,
+): Promise<MigrationResultSet> {
+  return db.connection().execute(async (conn) => {
+    await sql`begin`.execute(conn);
+    let result: MigrationResultSet;
+    try {
+      await sql`select pg_advisory_xact_lock(${sql.lit(MIGRATION_LOCK_ID)})`.execute(conn);
+      await assertKnownSchema(conn);
+      result = await step(new Migrator({ db: conn, provider: { getMigrations: async () => migrations }, disableTransactions: true }));
+    } catch (err) {
+      await sql`rollback`.execute(conn).catch(() => undefined);
+      throw err;
+    }
+    await sql.raw(result.error ? 'rollback' : 'commit').execute(conn);
+    return result;
+  });
 }
 
 /** Names of applied migrations this build does not know: a newer server wrote this schema. */
@@ -60,13 +124,11 @@ function check(result: MigrationResultSet): MigrationResultSet {
 }
 
 export async function migrateUp(db: Kysely<unknown>): Promise<MigrationResultSet> {
-  await assertKnownSchema(db);
-  return check(await migrator(db).migrateToLatest());
+  return check(await migrateLocked(db, (m) => m.migrateToLatest()));
 }
 
 export async function migrateDown(db: Kysely<unknown>): Promise<MigrationResultSet> {
-  await assertKnownSchema(db);
-  return check(await migrator(db).migrateDown());
+  return check(await migrateLocked(db, (m) => m.migrateDown()));
 }
 
 export interface MigrationStatus {

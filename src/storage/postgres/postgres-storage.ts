@@ -13,38 +13,46 @@ import {
   type WatchListener,
   type WatchOptions,
 } from '../storage.ts';
+import type { Database } from './database.ts';
 import { buildListQuery } from './list-query.ts';
+import type { PreparedQueries } from './prepared-queries.ts';
 import { orUnavailable } from './unavailable.ts';
 import { WatchHub } from './watch-hub.ts';
 import { WriteBatcher, type WriteOp, type WriteResult } from './write-batcher.ts';
 
 export interface PostgresStorageOptions {
-  readonly pool: pg.Pool;
-  readonly connection: pg.ClientConfig;
+  readonly database: Pick<Database, 'pool' | 'queries' | 'listenConnection'>;
   readonly logger: Logger;
   readonly maxBufferedEvents?: number;
   readonly pollIntervalMs?: number;
   /** How long a NotOlderThan/Exact read waits for a version that is not there yet. */
   readonly futureVersionWaitMs?: number;
+  /** How long start() waits for its probe notification on the LISTEN connection. */
+  readonly listenCheckTimeoutMs?: number;
 }
 
 /** The Storage contract on PostgreSQL: see DESIGN.md, "Storage on PostgreSQL". */
 export class PostgresStorage implements Storage {
   readonly #pool: pg.Pool;
+  readonly #queries: PreparedQueries;
   readonly #writer: WriteBatcher;
   readonly hub: WatchHub;
   readonly #futureWaitMs: number;
 
   constructor(options: PostgresStorageOptions) {
-    this.#pool = options.pool;
-    this.#writer = new WriteBatcher(options.pool);
+    const { database } = options;
+    this.#pool = database.pool;
+    this.#queries = database.queries;
+    this.#writer = new WriteBatcher(database.queries);
     this.#futureWaitMs = options.futureVersionWaitMs ?? 3000;
     this.hub = new WatchHub({
-      pool: options.pool,
-      connection: options.connection,
+      pool: database.pool,
+      queries: database.queries,
+      listenConnection: database.listenConnection,
       logger: options.logger,
       maxBufferedEvents: options.maxBufferedEvents ?? 10_000,
       pollIntervalMs: options.pollIntervalMs ?? 2000,
+      listenCheckTimeoutMs: options.listenCheckTimeoutMs ?? 5000,
     });
   }
 
@@ -53,11 +61,11 @@ export class PostgresStorage implements Storage {
   }
 
   async get(key: ObjectKey): Promise<StoredObject | null> {
-    const res = await orUnavailable(() => this.#pool.query({
-      name: 'storage_get',
-      text: 'select object::text as object, resource_version from objects where api_group = $1 and resource = $2 and namespace = $3 and name = $4',
-      values: [key.group, key.resource, key.namespace, key.name],
-    }));
+    const res = await orUnavailable(() => this.#queries.query(
+      'storage_get',
+      'select object::text as object, resource_version from objects where api_group = $1 and resource = $2 and namespace = $3 and name = $4',
+      [key.group, key.resource, key.namespace, key.name],
+    ));
     if (res.rows.length === 0) return null;
     const text: string = res.rows[0].object;
     return { text, object: JSON.parse(text) as StoredKubeObject, resourceVersion: Number(res.rows[0].resource_version) };
@@ -126,10 +134,10 @@ export class PostgresStorage implements Storage {
   }
 
   async currentVersion(): Promise<number> {
-    const res = await orUnavailable(() => this.#pool.query({
-      name: 'storage_current_version',
-      text: `select coalesce((select max(resource_version) from history), (select compacted_resource_version from compaction)) as rv`,
-    }));
+    const res = await orUnavailable(() => this.#queries.query(
+      'storage_current_version',
+      'select coalesce((select max(resource_version) from history), (select compacted_resource_version from compaction)) as rv',
+    ));
     return Number(res.rows[0].rv);
   }
 

@@ -1,21 +1,31 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { StorageError, type ResourceRef, type WatchHandle, type WatchListener, type WatchOptions } from '../storage.ts';
 import { HISTORY_COLUMNS, LazyChange, type HistoryRow } from './change.ts';
+import type { PreparedQueries } from './prepared-queries.ts';
 import { Watcher } from './watcher.ts';
 
 export interface WatchHubOptions {
   readonly pool: pg.Pool;
+  readonly queries: PreparedQueries;
   /** Connection settings for the dedicated LISTEN connection. */
-  readonly connection: pg.ClientConfig;
+  readonly listenConnection: pg.ClientConfig;
   readonly logger: Logger;
   /** Events a watcher may have queued before it counts as too slow. */
   readonly maxBufferedEvents: number;
   /** A safety poll in case a notification is lost while the LISTEN connection reconnects. */
   readonly pollIntervalMs: number;
+  /** How long start() waits for its own probe notification to come back. */
+  readonly listenCheckTimeoutMs: number;
 }
 
 const CHANNEL = 'kube_changes';
+/**
+ * Payloads on CHANNEL are the version a write batch ended at; a payload with this prefix is a
+ * start-up probe (every hub on the channel sees them, and all but the sender ignore them).
+ */
+const PROBE_PREFIX = 'probe:';
 const FETCH_BATCH = 1000;
 
 /**
@@ -31,6 +41,8 @@ export class WatchHub {
   #listenClient: pg.Client | null = null;
   #pollTimer: NodeJS.Timeout | null = null;
   #closed = false;
+  /** Start-up probes waiting for their notification, by payload. */
+  readonly #probes = new Map<string, () => void>();
 
   constructor(options: WatchHubOptions) {
     this.#options = options;
@@ -45,6 +57,12 @@ export class WatchHub {
     const res = await this.#options.pool.query('select coalesce(max(resource_version), 0) as rv from history');
     this.#lastVersion = Number(res.rows[0].rv);
     await this.#listen();
+    try {
+      await this.#checkListen();
+    } catch (err) {
+      await this.close();
+      throw err;
+    }
     this.#pollTimer = setInterval(() => this.#requestFetch(), this.#options.pollIntervalMs);
     this.#pollTimer.unref();
   }
@@ -147,11 +165,11 @@ export class WatchHub {
   async #fetchLoop(): Promise<void> {
     try {
       for (;;) {
-        const res = await this.#options.pool.query<HistoryRow>({
-          name: 'watch_hub_fetch',
-          text: `select ${HISTORY_COLUMNS} from history where resource_version > $1 order by resource_version limit ${FETCH_BATCH}`,
-          values: [this.#lastVersion],
-        });
+        const res = await this.#options.queries.query<HistoryRow>(
+          'watch_hub_fetch',
+          `select ${HISTORY_COLUMNS} from history where resource_version > $1 order by resource_version limit ${FETCH_BATCH}`,
+          [this.#lastVersion],
+        );
         for (const row of res.rows) this.#dispatch(new LazyChange(row));
         if (res.rows.length < FETCH_BATCH) break;
       }
@@ -181,8 +199,8 @@ export class WatchHub {
 
   async #listen(): Promise<void> {
     if (this.#closed) return;
-    const client = new pg.Client(this.#options.connection);
-    client.on('notification', (msg) => this.notify(msg.payload ? Number(msg.payload) : undefined));
+    const client = new pg.Client(this.#options.listenConnection);
+    client.on('notification', (msg) => this.#onNotification(msg.payload));
     client.on('error', (err) => {
       this.#options.logger.warn({ err }, 'watch hub: LISTEN connection failed; reconnecting');
     });
@@ -194,6 +212,41 @@ export class WatchHub {
     await client.connect();
     await client.query(`listen ${CHANNEL}`);
     this.#listenClient = client;
+  }
+
+  #onNotification(payload: string | undefined): void {
+    if (payload?.startsWith(PROBE_PREFIX)) {
+      this.#probes.get(payload)?.();
+      return;
+    }
+    this.notify(payload && /^\d+$/.test(payload) ? Number(payload) : undefined);
+  }
+
+  /**
+   * Proves at start that LISTEN receives what the pool NOTIFYs: sends a probe through the pool
+   * and waits for it on the LISTEN connection. Through a transaction-mode pooler LISTEN stays on
+   * whichever server connection ran it, and notifications never reach us; watches would then live
+   * on the safety poll alone. Normally the probe is back within milliseconds.
+   */
+  async #checkListen(): Promise<void> {
+    const payload = `${PROBE_PREFIX}${randomUUID()}`;
+    let timer: NodeJS.Timeout | undefined;
+    const arrived = new Promise<boolean>((resolve) => {
+      this.#probes.set(payload, () => resolve(true));
+      timer = setTimeout(() => resolve(false), this.#options.listenCheckTimeoutMs);
+    });
+    try {
+      await this.#options.pool.query('select pg_notify($1, $2)', [CHANNEL, payload]);
+      if (await arrived) return;
+    } finally {
+      clearTimeout(timer);
+      this.#probes.delete(payload);
+    }
+    throw new Error(
+      `LISTEN does not receive notifications on this connection: a probe sent with pg_notify on channel "${CHANNEL}" ` +
+        `did not arrive within ${this.#options.listenCheckTimeoutMs} ms. This is what a transaction-mode connection pooler ` +
+        '(PgBouncer, cloud poolers) does; set --database-listen-url (DATABASE_LISTEN_URL) to a direct connection to PostgreSQL.',
+    );
   }
 }
 

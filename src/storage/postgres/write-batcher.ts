@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import type { PreparedQueries } from './prepared-queries.ts';
 
 /** One write as kube_write_batch takes it (see migrations/0002-write-function.ts). */
 export interface WriteOp {
@@ -40,13 +40,13 @@ export interface WriteBatcherOptions {
  * client it adds nothing (the queue is empty, the write goes out at once).
  */
 export class WriteBatcher {
-  readonly #pool: pg.Pool;
+  readonly #queries: PreparedQueries;
   readonly #options: WriteBatcherOptions;
   #queue: Pending[] = [];
   #inFlight = 0;
 
-  constructor(pool: pg.Pool, options: WriteBatcherOptions = { maxInFlight: 2, maxBatchSize: 200 }) {
-    this.#pool = pool;
+  constructor(queries: PreparedQueries, options: WriteBatcherOptions = { maxInFlight: 2, maxBatchSize: 200 }) {
+    this.#queries = queries;
     this.#options = options;
   }
 
@@ -70,11 +70,11 @@ export class WriteBatcher {
 
   async #send(batch: Pending[]): Promise<void> {
     try {
-      const res = await this.#pool.query({
-        name: 'kube_write_batch',
-        text: 'select idx, outcome, resource_version, object from kube_write_batch($1::jsonb)',
-        values: [encodeBatch(batch.map((p) => p.op))],
-      });
+      const res = await this.#queries.query(
+        'kube_write_batch',
+        'select idx, outcome, resource_version, object from kube_write_batch($1::jsonb)',
+        [encodeBatch(batch.map((p) => p.op))],
+      );
       for (const row of res.rows) {
         batch[row.idx - 1].resolve({
           outcome: row.outcome,

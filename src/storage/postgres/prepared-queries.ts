@@ -1,0 +1,74 @@
+import type pg from 'pg';
+import type { Logger } from 'pino';
+
+/**
+ * SQLSTATEs of a named statement whose server connection is not the one pg prepared it on:
+ * 42P05 duplicate_prepared_statement (another client prepared the name on this server connection)
+ * and 26000 invalid_sql_statement_name (this client prepared it on another one). With pg's own
+ * connections neither can happen; they mean something between us and PostgreSQL hands one server
+ * connection to several clients: a transaction-mode pooler.
+ */
+const SHARED_CONNECTION_CODES = new Set(['42P05', '26000']);
+
+export interface PreparedQueriesOptions {
+  /** The pool reaches PostgreSQL through a transaction-mode pooler: never name statements. */
+  readonly pooled: boolean;
+  readonly logger: Logger;
+}
+
+/**
+ * The hot queries, run as named prepared statements (parsed once per connection) unless the pool
+ * is pooled, where a named statement is session state that another client may find, or miss.
+ * This is the one place that decides whether a statement gets a name.
+ */
+export class PreparedQueries {
+  readonly #pool: pg.Pool;
+  readonly #logger: Logger;
+  #named: boolean;
+
+  constructor(pool: pg.Pool, options: PreparedQueriesOptions) {
+    this.#pool = pool;
+    this.#logger = options.logger;
+    this.#named = !options.pooled;
+  }
+
+  /** Whether statements are currently named (false once pooled, or after a fallback). */
+  get named(): boolean {
+    return this.#named;
+  }
+
+  /**
+   * Runs one statement on its own (autocommit). A safety net for poolers nobody told us about: if
+   * the named form fails with 42P05 or 26000, the process switches to unnamed statements and runs
+   * this one again, unnamed. The retry cannot apply anything twice: pg sends Parse (42P05) or Bind
+   * (26000) before Execute in one Sync, and PostgreSQL skips everything after an error up to that
+   * Sync, so the failed attempt never executed. Callers must not use this inside a transaction.
+   */
+  async query<R extends pg.QueryResultRow = any>(name: string, text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
+    if (!this.#named) return this.#pool.query<R>({ text, values });
+    try {
+      return await this.#pool.query<R>({ name, text, values });
+    } catch (err) {
+      if (!isSharedConnectionError(err)) throw err;
+      this.#switchToUnnamed(name, err);
+      return this.#pool.query<R>({ text, values });
+    }
+  }
+
+  #switchToUnnamed(name: string, err: unknown): void {
+    if (!this.#named) return;
+    this.#named = false;
+    this.#logger.warn(
+      { statement: name, code: (err as { code?: unknown }).code, reason: (err as Error).message },
+      'PostgreSQL reported a prepared statement missing or already present on its connection: a transaction-mode ' +
+        'connection pooler (PgBouncer, a cloud pooler) is probably between this server and PostgreSQL. Switched to ' +
+        'unnamed statements for this process; set --database-listen-url (DATABASE_LISTEN_URL) to a direct connection ' +
+        'so this is decided at start and watches LISTEN past the pooler',
+    );
+  }
+}
+
+function isSharedConnectionError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && SHARED_CONNECTION_CODES.has(code);
+}
