@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -49,18 +48,6 @@ export function killEverythingLaunched(): void {
     child.stdout?.destroy();
     child.stderr?.destroy();
   }
-}
-
-/** A free TCP port on loopback (for the embedded PostgreSQL). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 export interface LaunchOptions {

@@ -21,15 +21,27 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
+export interface TestServerOptions {
+  /** A database to serve (it is dropped by stop()); default a fresh one. */
+  readonly database?: TestDatabase;
+}
+
 /** Starts the whole server in-process on a free port, against a fresh database and data dir. */
-export async function startTestServer(extraFlags: string[] = []): Promise<TestServer> {
-  const db = await createTestDatabase();
+export async function startTestServer(extraFlags: string[] = [], options: TestServerOptions = {}): Promise<TestServer> {
+  const db = options.database ?? (await createTestDatabase());
   const dataDir = await mkdtemp(path.join(tmpdir(), 'pgkube-test-'));
   const config = loadConfig(
     ['--secure-port=0', `--data-dir=${dataDir}`, '--log-level=silent', '--leader-elect-lease-duration=3s', ...extraFlags],
     serverDatabaseEnv(db),
   );
-  const server = await startServer(config, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }));
+  let server: RunningServer;
+  try {
+    server = await startServer(config, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }));
+  } catch (err) {
+    await db.drop().catch(() => undefined);
+    await rm(dataDir, { recursive: true, force: true });
+    throw err;
+  }
   const pki = path.join(dataDir, 'pki');
   const [ca, cert, key] = await Promise.all(['ca.crt', 'admin.crt', 'admin.key'].map((f) => readFile(path.join(pki, f), 'utf8')));
   const adminAgent = new https.Agent({ ca, cert, key, keepAlive: true });

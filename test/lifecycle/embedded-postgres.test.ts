@@ -12,7 +12,8 @@ import pino from 'pino';
 import { findBinaries } from '../../src/storage/postgres/embedded/binaries.ts';
 import { startEmbeddedPostgres } from '../../src/storage/postgres/embedded/embedded-postgres.ts';
 import { postgresOsUser } from '../../src/storage/postgres/embedded/os-user.ts';
-import { freePort, killEverythingLaunched, launch, processesMentioning, ROOT, waitUntilGone } from '../helpers/npm-start.ts';
+import { killEverythingLaunched, launch, processesMentioning, ROOT, waitUntilGone } from '../helpers/npm-start.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 const logger = pino({ level: 'silent' });
 

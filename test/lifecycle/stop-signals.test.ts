@@ -5,7 +5,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { freePort, isAlive, killEverythingLaunched, launch, processTree, processesMentioning, ROOT, trackTree, waitUntilGone, type LaunchedServer } from '../helpers/npm-start.ts';
+import { isAlive, killEverythingLaunched, launch, processTree, processesMentioning, ROOT, trackTree, waitUntilGone, type LaunchedServer } from '../helpers/npm-start.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 /**
  * The server started exactly as the README says (`npm start`, settings from the environment, the

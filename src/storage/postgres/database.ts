@@ -40,7 +40,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const listenConnection = options.listenUrl
     ? await settleConnection(await connectionPlan(options.listenUrl, { setting: '--database-listen-url', caFile: options.caFile }))
     : main;
-  const pool = new pg.Pool({ ...main, max: options.maxConnections ?? 20 });
+  // Named so operators can tell the server's connections apart in pg_stat_activity (a URL's own wins).
+  const pool = new pg.Pool({ application_name: 'pgkube', ...main, max: options.maxConnections ?? 20 });
   // An idle client that errors (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
@@ -48,7 +49,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     pool,
     db,
     queries: new PreparedQueries(pool, { pooled: Boolean(options.listenUrl), logger: options.logger }),
-    listenConnection,
+    listenConnection: { application_name: 'pgkube-listen', ...listenConnection },
     close: async () => {
       // Kysely ends the pool only if it ever used it (its driver starts lazily); end it here otherwise.
       await db.destroy();
