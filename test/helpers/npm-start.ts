@@ -160,3 +160,22 @@ export function processTree(pid: number): number[] {
   for (let i = 0; i < tree.length; i++) for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
   return tree;
 }
+
+export interface NpmRunResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `npm run --silent <args…>` in `cwd` with `env` over this environment (no DATABASE_URL unless given). */
+export function npmRun(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<NpmRunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, DATABASE_URL: '', ...options.env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}

@@ -1,26 +1,15 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, symlink, appendFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ROOT } from '../helpers/npm-start.ts';
+import { npmRun, ROOT } from '../helpers/npm-start.ts';
 
 /** What a checkout holds that the build reads (node_modules is linked, not copied). */
 const CHECKOUT = ['src', 'migrations', 'seeds', 'proto', 'scripts', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
 
-function run(cwd: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', ...args], { cwd, env: { ...process.env, DATABASE_URL: '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (cwd: string, args: string[]) => npmRun(args, { cwd });
 
 describe('npm start runs compiled JavaScript, built once and again only when the sources change', { timeout: 120_000 }, () => {
   let checkout: string;

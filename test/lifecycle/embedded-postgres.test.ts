@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
@@ -12,7 +12,7 @@ import pino from 'pino';
 import { findBinaries } from '../../src/storage/postgres/embedded/binaries.ts';
 import { startEmbeddedPostgres } from '../../src/storage/postgres/embedded/embedded-postgres.ts';
 import { postgresOsUser } from '../../src/storage/postgres/embedded/os-user.ts';
-import { killEverythingLaunched, launch, processesMentioning, ROOT, waitUntilGone } from '../helpers/npm-start.ts';
+import { killEverythingLaunched, launch, npmRun, processesMentioning, waitUntilGone } from '../helpers/npm-start.ts';
 import { freePort } from '../helpers/free-port.ts';
 
 const logger = pino({ level: 'silent' });
@@ -198,28 +198,15 @@ describe('npm run psql and npm run migrate reach the embedded PostgreSQL', { tim
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  function npmRun(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    return new Promise((resolve, reject) => {
-      const child = spawn('npm', ['run', '--silent', ...args], {
-        cwd: ROOT,
-        env: { ...process.env, DATA_DIR: dataDir, EMBEDDED_POSTGRES_PORT: String(postgresPort), DATABASE_URL: '' },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      child.once('error', reject);
-      child.once('close', (code) => resolve({ code, stdout, stderr }));
-    });
-  }
+  const psqlEnv = () => ({ DATA_DIR: dataDir, EMBEDDED_POSTGRES_PORT: String(postgresPort) });
 
   test('while the server runs, the README\'s SQL works through npm run psql', async () => {
     const srv = await launch({ dataDir, postgresPort });
     try {
-      const r = await npmRun(['psql', '--', '-At', '-c', "select name from api_objects where kind = 'Namespace' order by 1"]);
+      const r = await npmRun(['psql', '--', '-At', '-c', "select name from api_objects where kind = 'Namespace' order by 1"], { env: psqlEnv() });
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stdout.trim(), 'default\nkube-node-lease\nkube-public\nkube-system');
-      const m = await npmRun(['migrate', '--', 'status']);
+      const m = await npmRun(['migrate', '--', 'status'], { env: psqlEnv() });
       assert.equal(m.code, 0, m.stderr);
       assert.match(m.stdout, /^applied {2}0001-core-tables/m);
     } finally {
@@ -230,7 +217,7 @@ describe('npm run psql and npm run migrate reach the embedded PostgreSQL', { tim
   });
 
   test('with no server running, npm run psql starts the embedded PostgreSQL for the session and stops it after', async () => {
-    const r = await npmRun(['psql', '--', '-At', '-c', 'select count(*) > 0 from objects']);
+    const r = await npmRun(['psql', '--', '-At', '-c', 'select count(*) > 0 from objects'], { env: psqlEnv() });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout.trim(), 't');
     assert.deepEqual(processesMentioning(dataDir), []);
