@@ -11,6 +11,7 @@
  * and nothing inside an unknown field, a RawExtension or a FieldsV1 value is inspected.
  */
 import { badRequest, type ApiError } from '../api/errors.ts';
+import { goQuote } from './selectors/label-validation.ts';
 import { fieldsOf, getMessage, isScalar, wellKnownShape, type FieldSchema } from '../kinds/schema/index.ts';
 
 export type FieldValidationDirective = 'Ignore' | 'Warn' | 'Strict';
@@ -368,9 +369,12 @@ export function findFieldProblems(messageName: string, jsonText: string): FieldP
   return scan(jsonText, getMessage(messageName) ? { k: 'msg', name: messageName } : FREE);
 }
 
-/** `unknown field "spec.foo"` / `duplicate field "metadata.name"`: the text of a warning or of a strict error item. */
+/**
+ * `unknown field "spec.foo"` / `duplicate field "metadata.name"`: the text of a warning or of a strict error
+ * item. The path is quoted as Go's strconv.Quote does (control characters escaped, other text as it is).
+ */
 export function fieldProblemText(p: FieldProblem): string {
-  return `${p.kind} field ${JSON.stringify(p.path)}`;
+  return `${p.kind} field ${goQuote(p.path)}`;
 }
 
 /** `strict decoding error: unknown field "spec.foo", duplicate field "metadata.name"` */

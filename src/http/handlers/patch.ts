@@ -5,7 +5,7 @@ import { acceptedContentTypes, decodeBody, parseContentType } from '../../codecs
 import { applyPatch } from '../../registry/patch/apply-patch.ts';
 import { findTypeError } from '../../registry/type-check.ts';
 import { readBody } from '../body.ts';
-import { writeObject } from '../respond.ts';
+import { negotiate, writeCommitted } from '../respond.ts';
 import type { RequestScope } from '../scope.ts';
 import { applyFieldValidation, writeParams } from './decode-object.ts';
 
@@ -17,6 +17,7 @@ type PatchKind = 'json-patch' | 'merge-patch' | 'strategic-merge-patch';
  * are retried against the fresh object.
  */
 export async function handlePatch(ctx: Context, scope: RequestScope): Promise<void> {
+  const negotiated = negotiate(ctx, { allowTable: true });
   const params = writeParams(ctx);
   const format = parseContentType(ctx.get('content-type') || undefined, { patch: true });
   if (format !== 'json-patch' && format !== 'merge-patch' && format !== 'strategic-merge-patch') {
@@ -42,7 +43,7 @@ export async function handlePatch(ctx: Context, scope: RequestScope): Promise<vo
     },
     { dryRun: params.dryRun, subresource: scope.info.subresource, precondition },
   );
-  writeObject(ctx, scope.kind, 200, stored.object, stored.text);
+  writeCommitted(ctx, scope, 200, stored.object, stored.text, negotiated);
 }
 
 /** A merge-style patch that sets metadata.resourceVersion asks for a conditional update. */
