@@ -94,7 +94,7 @@ function statusErrors(logger: Logger) {
         apiError = translated;
       } else {
         logger.error({ err, method: ctx.method, url: ctx.url }, 'request failed');
-        apiError = internalError(err);
+        apiError = internalError();
       }
       if (ctx.respond === false || ctx.headerSent) {
         if (!ctx.res.writableEnded) ctx.res.end();
