@@ -1,6 +1,7 @@
 import { badRequest } from '../api/errors.ts';
 import type { BodyFormat, PatchFormat } from './content-type.ts';
 import { jsonSyntaxError } from './json-syntax.ts';
+import { containsLoneSurrogate, mayHaveEscapedSurrogate, replaceLoneSurrogatesDeep } from './unicode.ts';
 import { dumpYaml, parseYaml, YamlDecodeError } from './yaml.ts';
 
 export interface DecodeOptions {
@@ -46,6 +47,7 @@ function decodeJson(body: Uint8Array | string, options: DecodeOptions): unknown 
     if (!options.expectKind) throw badRequest(why);
     throw unrecognized(options.expectKind, `couldn't get version/kind; json parse error: ${why}`, bytes);
   }
+  if (mayHaveEscapedSurrogate(text)) value = replaceLoneSurrogatesDeep(value);
   if (options.expectKind) requireObject(value, options.expectKind, body);
   return value;
 }
@@ -58,6 +60,12 @@ function decodeYaml(body: Uint8Array | string, options: DecodeOptions): unknown 
   } catch (err) {
     if (!(err instanceof YamlDecodeError)) throw err;
     const why = `error converting YAML to JSON: ${err.message}`;
+    if (!options.expectKind) throw badRequest(why);
+    throw unrecognized(options.expectKind, why, body);
+  }
+  // Go's YAML scanner refuses a `\u` escape in the surrogate range; only such an escape makes a lone one.
+  if (containsLoneSurrogate(value)) {
+    const why = 'error converting YAML to JSON: yaml: found invalid Unicode character escape code';
     if (!options.expectKind) throw badRequest(why);
     throw unrecognized(options.expectKind, why, body);
   }

@@ -11,6 +11,7 @@
  * and nothing inside an unknown field, a RawExtension or a FieldsV1 value is inspected.
  */
 import { badRequest, type ApiError } from '../api/errors.ts';
+import { replaceLoneSurrogates } from '../codecs/unicode.ts';
 import { goQuote } from './selectors/label-validation.ts';
 import { fieldsOf, getMessage, isScalar, wellKnownShape, type FieldSchema } from '../kinds/schema/index.ts';
 
@@ -343,7 +344,8 @@ function readMember(text: string, i: number, stack: Frame[], top: Frame, out: Fi
   if (text.charCodeAt(i) !== Ch.Quote) return undefined;
   const end = stringEnd(text, i);
   let key = text.slice(i + 1, end);
-  if (key.includes('\\')) key = JSON.parse(text.slice(i, end + 1)) as string;
+  // Decoded as the body was: escapes resolved, a lone surrogate made U+FFFD.
+  if (key.includes('\\')) key = replaceLoneSurrogates(JSON.parse(text.slice(i, end + 1)) as string);
   i = skipWs(text, end + 1);
   if (text.charCodeAt(i) !== Ch.Colon) return undefined;
   const expect = onKey(stack, top, key, out);

@@ -54,3 +54,12 @@ test('a Secret write the database refuses is answered 500 without internals, and
   assert.ok(!logged.includes(SECRET_TEXT) && !logged.includes(encoded) && !logged.includes(encoded.slice(0, 24)), logged);
   assert.doesNotMatch(logged, /Failing row contains/);
 });
+
+test('a Secret with a lone surrogate after a secret text never puts that text in the log', async () => {
+  const before = lines.length;
+  const body = `{"metadata":{"name":"lone","annotations":{"z":"${SECRET_TEXT}\\ud800"}},"type":"Opaque"}`;
+  const res = await api.post(`/api/v1/namespaces/${ns}/secrets`, body);
+  assert.ok(res.status < 500, res.text);
+  const logged = lines.slice(before).join('\n');
+  assert.ok(!logged.includes(SECRET_TEXT.slice(-20)), logged);
+});
