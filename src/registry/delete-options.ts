@@ -1,4 +1,5 @@
 import { badRequest, invalid, type FieldError } from '../api/errors.ts';
+import { parseQueryInt64 } from './list-options.ts';
 
 export interface DeleteOptions {
   readonly dryRun: boolean;
@@ -47,10 +48,12 @@ export function parseDeleteOptions(query: URLSearchParams, body: unknown): Delet
   const { dryRun, errors: errs } = dryRunErrors(b.dryRun ?? query.getAll('dryRun'));
 
   let grace: number | undefined;
-  const graceRaw = b.gracePeriodSeconds ?? query.get('gracePeriodSeconds') ?? undefined;
-  if (graceRaw !== undefined && graceRaw !== null && graceRaw !== '') {
+  const graceRaw = b.gracePeriodSeconds ?? undefined;
+  if (graceRaw !== undefined && graceRaw !== null) {
     grace = Number(graceRaw);
     if (!Number.isInteger(grace)) throw badRequest(`invalid value for gracePeriodSeconds: "${String(graceRaw)}"`);
+  } else {
+    grace = parseQueryInt64(query.get('gracePeriodSeconds'));
   }
 
   const policyRaw = (b.propagationPolicy ?? query.get('propagationPolicy') ?? undefined) as string | undefined;
