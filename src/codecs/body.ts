@@ -1,6 +1,6 @@
 import { badRequest } from '../api/errors.ts';
 import type { BodyFormat, PatchFormat } from './content-type.ts';
-import { jsonSyntaxError } from './json-syntax.ts';
+import { exceedsJsonDepth, jsonSyntaxError } from './json-syntax.ts';
 import { containsLoneSurrogate, mayHaveEscapedSurrogate, replaceLoneSurrogatesDeep } from './unicode.ts';
 import { dumpYaml, parseYaml, YamlDecodeError } from './yaml.ts';
 
@@ -41,6 +41,8 @@ function decodeJson(body: Uint8Array | string, options: DecodeOptions): unknown 
   let value: unknown;
   try {
     value = JSON.parse(text);
+    // JSON.parse takes any depth; Go's decoder, and so the API, stops at MAX_JSON_DEPTH.
+    if (exceedsJsonDepth(text)) throw new SyntaxError('too deep');
   } catch {
     const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
     const why = jsonSyntaxError(bytes) ?? 'invalid JSON';

@@ -1,3 +1,5 @@
+import { badRequest } from '../api/errors.ts';
+
 /**
  * JSON values nested deeper than the JavaScript stack allows. Decoders accept up to
  * MAX_JSON_DEPTH levels (upstream's limit), and V8's own recursive JSON.stringify and
@@ -72,7 +74,8 @@ function stringifyIteratively(root: unknown): string {
     }
     const key = top.keys[top.index++]!;
     const item = top.value[key];
-    if (scalar(item) === undefined && !Array.isArray(item) && !isRecord(item)) continue;
+    // Members whose value JSON leaves out (undefined, functions) are skipped, as JSON.stringify does.
+    if (!Array.isArray(item) && !isRecord(item) && scalar(item) === undefined) continue;
     out.push(`${top.wrote ? ',' : ''}${JSON.stringify(key)}:`);
     top.wrote = true;
     open(item);
@@ -100,7 +103,8 @@ export function cloneJson<T>(value: T): T {
     for (const [k, item] of Object.entries(from as Record<string, unknown>)) {
       const copy = item !== null && typeof item === 'object' ? (Array.isArray(item) ? [] : {}) : item;
       // defineProperty: a key named __proto__ stays an own property, as JSON.parse makes it.
-      Object.defineProperty(target, k, { value: copy, writable: true, enumerable: true, configurable: true });
+      if (k === '__proto__') Object.defineProperty(target, k, { value: copy, writable: true, enumerable: true, configurable: true });
+      else target[k] = copy;
       if (copy !== item) work.push([item, copy]);
     }
   }
@@ -120,4 +124,20 @@ export function jsonDepth(value: unknown, stopAt = Number.POSITIVE_INFINITY): nu
     for (const c of children) if (c !== null && typeof c === 'object') work.push([c, d + 1]);
   }
   return max;
+}
+
+/**
+ * How deep an object this server keeps or patches. The JSON decoder takes MAX_JSON_DEPTH levels as
+ * upstream's does, and fields it does not know are dropped before this check; what is left (free-form
+ * fields such as managedFields[].fieldsV1, patches) goes through recursive code (patching, encoders,
+ * V8's JSON.stringify and structuredClone) that the JavaScript stack bounds to a few thousand levels.
+ * No Kubernetes object comes near this.
+ */
+export const MAX_OBJECT_DEPTH = 1_000;
+
+/** 400 for a decoded object or patch nested deeper than MAX_OBJECT_DEPTH (checked without recursion). */
+export function assertObjectDepth(value: unknown, what: 'object' | 'patch'): void {
+  if (jsonDepth(value, MAX_OBJECT_DEPTH + 1) > MAX_OBJECT_DEPTH) {
+    throw badRequest(`the ${what} is nested more than ${MAX_OBJECT_DEPTH} levels deep, more than this server keeps`);
+  }
 }

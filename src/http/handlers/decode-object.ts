@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { invalid } from '../../api/errors.ts';
 import type { KubeObject } from '../../api/types.ts';
+import { assertObjectDepth } from '../../codecs/deep-json.ts';
 import { decodeBody, parseContentType } from '../../codecs/index.ts';
 import { decodeProtobufObject } from '../../codecs/protobuf/index.ts';
 import { dryRunErrors } from '../../registry/delete-options.ts';
@@ -52,10 +53,13 @@ export async function decodeObject(ctx: Context, scope: RequestScope): Promise<D
   if (format === 'protobuf') {
     // Protobuf has no unknown or duplicate fields to report: the schema is the wire format.
     const decoded = decodeProtobufObject(raw, { expect: { apiVersion: apiVersionOf(scope.kind), kind: scope.kind.kind } });
+    assertObjectDepth(decoded.object, 'object');
     return { object: decoded.object as KubeObject, dryRun: params.dryRun };
   }
   const object = decodeBody(raw, format, { expectKind: scope.kind.kind }) as KubeObject;
   applyFieldValidation(ctx, scope, object, format === 'json' ? raw.toString('utf8') : undefined, params.fieldValidation);
+  // After unknown fields are gone: what is left is kept, and must fit what the rest of the path can walk.
+  assertObjectDepth(object, 'object');
   return { object, dryRun: params.dryRun };
 }
 

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { ApiError, invalid, unsupportedMediaType } from '../../api/errors.ts';
 import type { KubeObject } from '../../api/types.ts';
+import { assertObjectDepth } from '../../codecs/deep-json.ts';
 import { acceptedContentTypes, decodeBody, parseContentType } from '../../codecs/index.ts';
 import { applyPatch } from '../../registry/patch/apply-patch.ts';
 import { findTypeError } from '../../registry/type-check.ts';
@@ -26,6 +27,8 @@ export async function handlePatch(ctx: Context, scope: RequestScope): Promise<vo
   }
   const raw = await readBody(ctx, scope.settings.maxRequestBodyBytes);
   const patch = decodeBody(raw, format);
+  // Patching walks the patch recursively: bounded before it runs.
+  assertObjectDepth(patch, 'patch');
   const precondition = conditionalVersion(patch, format);
 
   const stored = await scope.store.mutate(
@@ -33,6 +36,8 @@ export async function handlePatch(ctx: Context, scope: RequestScope): Promise<vo
     scope.info.name,
     (current) => {
       const patched = applyPatch(format as PatchKind, current, patch, scope.kind.schemaMessage) as KubeObject;
+      // A JSON patch can put a deep value under a deep path: the result is bounded too.
+      assertObjectDepth(patched, 'object');
       // A patched result that does not decode is the patch's fault: 422 on the field "patch", as upstream.
       const typeError = findTypeError(scope.kind.schemaMessage, patched);
       if (typeError) {
