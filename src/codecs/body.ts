@@ -3,6 +3,7 @@ import type { BodyFormat, PatchFormat } from './content-type.ts';
 import { exceedsJsonDepth, jsonSyntaxError } from './json-syntax.ts';
 import { containsLoneSurrogate, mayHaveEscapedSurrogate, replaceLoneSurrogatesDeep } from './unicode.ts';
 import { dumpYaml, parseYaml, YamlDecodeError } from './yaml.ts';
+import { unsupportedYamlKey } from './yaml-keys.ts';
 
 export interface DecodeOptions {
   /**
@@ -62,6 +63,14 @@ function decodeYaml(body: Uint8Array | string, options: DecodeOptions): unknown 
   } catch (err) {
     if (!(err instanceof YamlDecodeError)) throw err;
     const why = `error converting YAML to JSON: ${err.message}`;
+    if (!options.expectKind) throw badRequest(why);
+    throw unrecognized(options.expectKind, why, body);
+  }
+  // Keys JSON cannot have (a sequence, a mapping, null): refused as upstream's YAML-to-JSON conversion does.
+  // Only a document that could spell one gets the second pass.
+  const badKey = /[?[{~]|null|Null|NULL/.test(text) ? unsupportedYamlKey(text) : undefined;
+  if (badKey) {
+    const why = `error converting YAML to JSON: ${badKey}`;
     if (!options.expectKind) throw badRequest(why);
     throw unrecognized(options.expectKind, why, body);
   }
