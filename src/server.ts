@@ -32,6 +32,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './storage/postgres
 import { PostgresStorage } from './storage/postgres/postgres-storage.ts';
 import { StartupError } from './startup-error.ts';
 import { Closers } from './closers.ts';
+import { withSafeErrorLogs } from './logging/safe-error-log.ts';
 
 export interface RunningServer {
   readonly url: string;
@@ -71,7 +72,9 @@ function authorizersFor(modes: readonly string[]): Authorizer[] {
 }
 
 /** Brings the whole server up from a Config; see main.ts for flags. */
-export async function startServer(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<RunningServer> {
+export async function startServer(config: Config, baseLogger: Logger = pino({ level: config.logLevel })): Promise<RunningServer> {
+  // Every component logs through this one: database errors lose the fields that quote request data.
+  const logger = withSafeErrorLogs(baseLogger);
   const closers = new Closers(logger);
   try {
     return await bringUp(config, logger, closers);

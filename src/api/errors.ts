@@ -209,10 +209,17 @@ export function expired(message: string): ApiError {
   return new ApiError(410, 'Expired', message);
 }
 
-export function internalError(err: unknown): ApiError {
-  const text = err instanceof Error ? err.message : String(err);
-  return new ApiError(500, 'InternalError', `Internal error occurred: ${text}`, {
-    causes: [{ message: text }],
+/** What a client is told of a failure of the server's own: upstream's shape, none of the cause's text. */
+export const INTERNAL_ERROR_TEXT = 'the server could not complete the request; the details are in its log';
+
+/**
+ * 500 InternalError in upstream's shape (`Internal error occurred: …`, the text repeated as the one
+ * cause). The client gets a fixed text: what went wrong inside (database texts, JavaScript errors)
+ * can quote other data or internals, and goes to the log instead.
+ */
+export function internalError(): ApiError {
+  return new ApiError(500, 'InternalError', `Internal error occurred: ${INTERNAL_ERROR_TEXT}`, {
+    causes: [{ message: INTERNAL_ERROR_TEXT }],
   });
 }
 

@@ -1,3 +1,5 @@
+import { cloneJson as cloneDeep } from '../codecs/deep-json.ts';
+
 /**
  * Wire types shared by every layer. Objects are plain JSON values; only the
  * fields the generic machinery reads are typed here.
@@ -72,5 +74,6 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ER
 
 /** Creates a deep copy of a JSON value (objects here are always plain JSON). */
 export function cloneJson<T>(value: T): T {
-  return structuredClone(value);
+  // Without recursion: structuredClone gives up at about 2,000 levels.
+  return cloneDeep(value);
 }

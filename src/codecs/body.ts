@@ -1,7 +1,9 @@
 import { badRequest } from '../api/errors.ts';
 import type { BodyFormat, PatchFormat } from './content-type.ts';
-import { jsonSyntaxError } from './json-syntax.ts';
+import { exceedsJsonDepth, jsonSyntaxError } from './json-syntax.ts';
+import { containsLoneSurrogate, mayHaveEscapedSurrogate, replaceLoneSurrogatesDeep } from './unicode.ts';
 import { dumpYaml, parseYaml, YamlDecodeError } from './yaml.ts';
+import { unsupportedYamlKey } from './yaml-keys.ts';
 
 export interface DecodeOptions {
   /**
@@ -40,12 +42,15 @@ function decodeJson(body: Uint8Array | string, options: DecodeOptions): unknown 
   let value: unknown;
   try {
     value = JSON.parse(text);
+    // JSON.parse takes any depth; Go's decoder, and so the API, stops at MAX_JSON_DEPTH.
+    if (exceedsJsonDepth(text)) throw new SyntaxError('too deep');
   } catch {
     const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
     const why = jsonSyntaxError(bytes) ?? 'invalid JSON';
     if (!options.expectKind) throw badRequest(why);
     throw unrecognized(options.expectKind, `couldn't get version/kind; json parse error: ${why}`, bytes);
   }
+  if (mayHaveEscapedSurrogate(text)) value = replaceLoneSurrogatesDeep(value);
   if (options.expectKind) requireObject(value, options.expectKind, body);
   return value;
 }
@@ -58,6 +63,20 @@ function decodeYaml(body: Uint8Array | string, options: DecodeOptions): unknown 
   } catch (err) {
     if (!(err instanceof YamlDecodeError)) throw err;
     const why = `error converting YAML to JSON: ${err.message}`;
+    if (!options.expectKind) throw badRequest(why);
+    throw unrecognized(options.expectKind, why, body);
+  }
+  // Keys JSON cannot have (a sequence, a mapping, null): refused as upstream's YAML-to-JSON conversion does.
+  // Only a document that could spell one gets the second pass.
+  const badKey = /[?[{~]|null|Null|NULL/.test(text) ? unsupportedYamlKey(text) : undefined;
+  if (badKey) {
+    const why = `error converting YAML to JSON: ${badKey}`;
+    if (!options.expectKind) throw badRequest(why);
+    throw unrecognized(options.expectKind, why, body);
+  }
+  // Go's YAML scanner refuses a `\u` escape in the surrogate range; only such an escape makes a lone one.
+  if (containsLoneSurrogate(value)) {
+    const why = 'error converting YAML to JSON: yaml: found invalid Unicode character escape code';
     if (!options.expectKind) throw badRequest(why);
     throw unrecognized(options.expectKind, why, body);
   }

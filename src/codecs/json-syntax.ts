@@ -1,9 +1,12 @@
+import { MAX_JSON_DEPTH } from './deep-json.ts';
+
 /**
  * Describes why a byte sequence is not JSON, in the words of Go's encoding/json (which is what
  * clients of the real server see): `invalid character 'x' looking for beginning of value`,
  * `unexpected end of JSON input` and so on.
  *
- * Only the error path uses this scanner: valid input is parsed with `JSON.parse`.
+ * Only the error path uses this scanner (and input that parsed but nests too deep): valid input is
+ * parsed with `JSON.parse`.
  */
 export function jsonSyntaxError(bytes: Uint8Array): string | undefined {
   const scanner = new Scanner(bytes);
@@ -20,6 +23,11 @@ class ScanError extends Error {}
 
 const END = 'unexpected end of JSON input';
 
+/**
+ * Go's scanner, iteratively: containers are tracked on an explicit stack, so input nested a million
+ * levels deep is reported (`exceeded max depth` past MAX_JSON_DEPTH, as Go does) instead of
+ * overflowing the JavaScript stack.
+ */
 class Scanner {
   readonly #b: Uint8Array;
   #i = 0;
@@ -52,63 +60,60 @@ class Scanner {
     }
   }
 
+  /** One value, containers included; `stack` holds the open containers (0x7d or 0x5d, their closer). */
   #value(): void {
-    this.#space();
-    const c = this.#peek();
-    if (c === 0x7b) return this.#object();
-    if (c === 0x5b) return this.#array();
-    if (c === 0x22) return this.#string();
-    if (c === 0x2d || isDigit(c)) return this.#number();
-    if (c === 0x74) return this.#literal('true');
-    if (c === 0x66) return this.#literal('false');
-    if (c === 0x6e) return this.#literal('null');
-    this.#fail('looking for beginning of value');
-  }
-
-  #object(): void {
-    this.#i++;
-    this.#space();
-    if (this.#peek() === 0x7d) {
-      this.#i++;
-      return;
-    }
+    const stack: number[] = [];
     for (;;) {
-      if (this.#peek() !== 0x22) this.#fail('looking for beginning of object key string');
-      this.#string();
-      this.#space();
-      if (this.#peek() !== 0x3a) this.#fail('after object key');
-      this.#i++;
-      this.#value();
+      // At the start of a value.
       this.#space();
       const c = this.#peek();
-      if (c === 0x7d) {
+      if (c === 0x7b || c === 0x5b) {
+        if (stack.length >= MAX_JSON_DEPTH) this.#fail('exceeded max depth');
         this.#i++;
-        return;
+        this.#space();
+        const close = c === 0x7b ? 0x7d : 0x5d;
+        if (this.#peek() === close) {
+          this.#i++;
+        } else {
+          stack.push(close);
+          if (close === 0x7d) this.#key();
+          continue;
+        }
+      } else if (c === 0x22) this.#string();
+      else if (c === 0x2d || isDigit(c)) this.#number();
+      else if (c === 0x74) this.#literal('true');
+      else if (c === 0x66) this.#literal('false');
+      else if (c === 0x6e) this.#literal('null');
+      else this.#fail('looking for beginning of value');
+      // After a complete value: close containers or move to the next element.
+      for (;;) {
+        if (stack.length === 0) return;
+        this.#space();
+        const close = stack[stack.length - 1]!;
+        const d = this.#peek();
+        if (d === close) {
+          this.#i++;
+          stack.pop();
+          continue;
+        }
+        if (d !== 0x2c) this.#fail(close === 0x7d ? 'after object key:value pair' : 'after array element');
+        this.#i++;
+        if (close === 0x7d) {
+          this.#space();
+          this.#key();
+        }
+        break;
       }
-      if (c !== 0x2c) this.#fail('after object key:value pair');
-      this.#i++;
-      this.#space();
     }
   }
 
-  #array(): void {
-    this.#i++;
+  /** An object key and its colon. */
+  #key(): void {
+    if (this.#peek() !== 0x22) this.#fail('looking for beginning of object key string');
+    this.#string();
     this.#space();
-    if (this.#peek() === 0x5d) {
-      this.#i++;
-      return;
-    }
-    for (;;) {
-      this.#value();
-      this.#space();
-      const c = this.#peek();
-      if (c === 0x5d) {
-        this.#i++;
-        return;
-      }
-      if (c !== 0x2c) this.#fail('after array element');
-      this.#i++;
-    }
+    if (this.#peek() !== 0x3a) this.#fail('after object key');
+    this.#i++;
   }
 
   #string(): void {
@@ -173,6 +178,31 @@ class Scanner {
       this.#i++;
     }
   }
+}
+
+/**
+ * Whether JSON text (already known to parse) nests deeper than MAX_JSON_DEPTH. One pass over the
+ * characters outside strings; text shorter than the limit cannot, and is not scanned.
+ */
+export function exceedsJsonDepth(text: string): boolean {
+  if (text.length <= MAX_JSON_DEPTH) return false;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // Skip the string, escapes included.
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_JSON_DEPTH) return true;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return false;
 }
 
 function isDigit(c: number): boolean {

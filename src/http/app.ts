@@ -13,6 +13,7 @@ import { StorageError, type Storage } from '../storage/storage.ts';
 import { parseRequestInfo } from './request-info.ts';
 import { notFoundError, resourceHandler } from './resource-handler.ts';
 import { writeStatus } from './respond.ts';
+import { warningHeaderValues } from './warning-headers.ts';
 import { registerDiscoveryRoutes } from './routes/discovery-routes.ts';
 import { registerHealthRoutes, type HealthChecks } from './routes/health-routes.ts';
 import { registerOpenApiRoutes } from './routes/openapi-routes.ts';
@@ -56,7 +57,7 @@ export function buildApp(options: AppOptions): Koa {
   app.use(options.shutdownGate.middleware());
   app.use(authenticate(options.authenticators));
   app.use(authorize(options.authorizers));
-  app.use(warningHeaders());
+  app.use(warningHeaders(options.logger));
   if (options.compression) app.use(compressReads());
   const settings: HandlerSettings = { ...options.settings, watchTermination: options.shutdownGate.watchTermination };
   app.use(resourceHandler(options.surface, options.storage, settings, options.logger));
@@ -93,7 +94,7 @@ function statusErrors(logger: Logger) {
         apiError = translated;
       } else {
         logger.error({ err, method: ctx.method, url: ctx.url }, 'request failed');
-        apiError = internalError(err);
+        apiError = internalError();
       }
       if (ctx.respond === false || ctx.headerSent) {
         if (!ctx.res.writableEnded) ctx.res.end();
@@ -116,15 +117,27 @@ function requestInfo() {
   };
 }
 
-/** Sends collected warnings as `Warning: 299 - "<text>"` headers (RFC 7234 5.5). */
-function warningHeaders() {
+/**
+ * Sends collected warnings as `Warning: 299 - "<text>"` headers (RFC 7234 5.5), encoded and limited as
+ * upstream does. This runs after a write was committed: a warning that cannot be sent is logged and
+ * dropped, never turned into an error answer.
+ */
+function warningHeaders(logger: Logger) {
   return async function warnings(ctx: Context, next: Next): Promise<void> {
     try {
       await next();
     } finally {
       const list = (ctx.state as ApiState).warnings;
       if (list.length > 0 && !ctx.headerSent && ctx.respond !== false) {
-        ctx.set('Warning', list.map((w) => `299 - ${JSON.stringify(w)}`));
+        try {
+          const values = warningHeaderValues(list);
+          if (values.length > 0) ctx.set('Warning', values);
+          // Node writes the header block in the encoding of the first body chunk: a string body would
+          // turn the UTF-8 bytes of a warning into Latin-1 characters encoded again.
+          if (typeof ctx.body === 'string') ctx.body = Buffer.from(ctx.body, 'utf8');
+        } catch (err) {
+          logger.warn({ err, method: ctx.method, url: ctx.url }, 'warning headers not sent');
+        }
       }
     }
   };

@@ -1,9 +1,11 @@
 import type { Context } from 'koa';
+import type { Logger } from 'pino';
 import type { KubeObject, Status, SuccessStatus } from '../api/types.ts';
 import { encodeBody, isPretty, negotiateResponse, type NegotiatedResponse } from '../codecs/index.ts';
 import { encodeProtobufObject } from '../codecs/protobuf/index.ts';
 import { apiVersionOf, type KindDefinition } from '../registry/kind.ts';
 import { parseIncludeObject, toTable } from '../registry/table.ts';
+import { stringifyJson } from '../codecs/deep-json.ts';
 
 /** Picks the response encoding for a resource request (406 when none fits); every served kind is built in, so protobuf is offered. */
 export function negotiate(ctx: Context, options: { allowTable: boolean; isWatch?: boolean }): NegotiatedResponse {
@@ -29,7 +31,9 @@ function send(ctx: Context, code: number, contentType: string, body: string | Bu
   ctx.status = code;
   // Set before the body so koa does not pick a type (and a charset) of its own.
   ctx.set('Content-Type', contentType);
-  ctx.body = body;
+  // Bytes, not a string: Node writes the header block in the encoding of the first body chunk, and
+  // only a Buffer body leaves UTF-8 header values (warnings) as the bytes they are.
+  ctx.body = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
 }
 
 /**
@@ -59,6 +63,28 @@ export function writeObject(
     object.kind ??= kind.kind;
   }
   send(ctx, code, n.contentType, encodeNegotiated(object, n, pretty(ctx, n)));
+}
+
+/**
+ * Writes the answer to a write that is already committed. The encoding was negotiated before the
+ * write (a 406 comes first, as upstream); should encoding the stored object still fail, the client
+ * gets the stored JSON with the success code and the failure goes to the log: a committed write is
+ * never answered with an error.
+ */
+export function writeCommitted(
+  ctx: Context,
+  scope: { readonly kind: KindDefinition; readonly logger: Logger },
+  code: number,
+  object: KubeObject,
+  text: string | undefined,
+  negotiated: NegotiatedResponse,
+): void {
+  try {
+    writeObject(ctx, scope.kind, code, object, text, negotiated);
+  } catch (err) {
+    scope.logger.error({ err, method: ctx.method, url: ctx.url }, 'encoding the answer to a committed write failed; answering with JSON');
+    send(ctx, code, 'application/json', text ?? `${stringifyJson(object)}\n`);
+  }
 }
 
 /** Writes a Status (success or failure) in the negotiated type, falling back to JSON. */

@@ -17,7 +17,8 @@ type CoreEvent = KubeObject & {
 
 /**
  * core/v1 Event rules: an event written the new way (with eventTime) obeys the events.k8s.io rules;
- * a legacy one only has to be about an object in its own namespace.
+ * a legacy one only has to be about an object in its own namespace (one that names no namespace, as when
+ * involvedObject is missing, only in "default").
  */
 function validateCoreEvent(obj: KubeObject): FieldError[] {
   const e = obj as CoreEvent;
@@ -25,8 +26,11 @@ function validateCoreEvent(obj: KubeObject): FieldError[] {
     return validateEventsV1(coreEventToEventsV1(obj)).map((err) => ({ ...err, field: coreField(err.field) }));
   }
   const errs: FieldError[] = [];
-  const involvedNs = e.involvedObject?.namespace;
-  if (involvedNs && involvedNs !== obj.metadata?.namespace) {
+  const involvedNs = e.involvedObject?.namespace ?? '';
+  const namespace = obj.metadata?.namespace ?? '';
+  // Without a namespace of its own (no involvedObject at all, say) the event may only live in "default".
+  const agrees = involvedNs === '' ? namespace === '' || namespace === 'default' : involvedNs === namespace;
+  if (!agrees) {
     errs.push({ type: 'FieldValueInvalid', field: 'involvedObject.namespace', value: involvedNs, detail: 'does not match event.namespace' });
   }
   return errs;

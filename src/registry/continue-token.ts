@@ -1,4 +1,5 @@
 import { badRequest } from '../api/errors.ts';
+import { jsonSyntaxError } from '../codecs/json-syntax.ts';
 import type { ListKey } from '../storage/storage.ts';
 
 /**
@@ -19,11 +20,14 @@ export function encodeContinue(resourceVersion: number, after: ListKey, namespac
 }
 
 export function decodeContinue(token: string, namespaced: boolean): ContinuePosition {
+  const bad = base64Problem(token);
+  if (bad) throw invalidToken(bad);
+  const bytes = Buffer.from(token, 'base64url');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    parsed = JSON.parse(bytes.toString('utf8'));
   } catch {
-    throw invalidToken('illegal base64 data or JSON');
+    throw invalidToken(jsonSyntaxError(bytes) ?? 'invalid JSON');
   }
   if (typeof parsed !== 'object' || parsed === null) throw invalidToken('not an object');
   const { v, rv, start } = parsed as { v?: unknown; rv?: unknown; start?: unknown };
@@ -42,6 +46,17 @@ export function decodeContinue(token: string, namespaced: boolean): ContinuePosi
     after = { namespace: '', name: key };
   }
   return { resourceVersion: rv, after };
+}
+
+/**
+ * What Go's strict unpadded URL base64 decoder says of a token it cannot read
+ * (`illegal base64 data at input byte 4`), or undefined when it can.
+ */
+function base64Problem(token: string): string | undefined {
+  const at = token.search(/[^A-Za-z0-9_-]/);
+  if (at >= 0) return `illegal base64 data at input byte ${at}`;
+  if (token.length % 4 === 1) return `illegal base64 data at input byte ${token.length - 1}`;
+  return undefined;
 }
 
 /** upstream: `invalid continue token: continue key is not valid: <why>` (400). */

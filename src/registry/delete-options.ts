@@ -1,4 +1,6 @@
 import { badRequest, invalid, type FieldError } from '../api/errors.ts';
+import { parseQueryInt64 } from './list-options.ts';
+import { findTypeError } from './type-check.ts';
 
 export interface DeleteOptions {
   readonly dryRun: boolean;
@@ -9,6 +11,15 @@ export interface DeleteOptions {
 }
 
 const POLICIES = ['Orphan', 'Background', 'Foreground'] as const;
+
+const DELETE_OPTIONS = 'k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions';
+
+/** The schema knows these fields as strings; Go names their declared types. */
+function goNamedTypes(message: string): string {
+  return message
+    .replace(/(Preconditions\.preconditions\.uid of type) string$/, '$1 types.UID')
+    .replace(/(DeleteOptions\.propagationPolicy of type) string$/, '$1 v1.DeletionPropagation');
+}
 
 /** Go's `%#v` of a string list, as validation messages print it: `[]string{"a", "b"}`. */
 function goStringList(values: readonly unknown[]): string {
@@ -41,16 +52,22 @@ export function parseDryRun(values: unknown, optionsKind = 'DeleteOptions'): boo
  */
 export function parseDeleteOptions(query: URLSearchParams, body: unknown): DeleteOptions {
   const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  // A body field of the wrong JSON type never decodes upstream: 400 with the decoder's words, before
+  // anything is deleted (`preconditions: []`, `preconditions.uid: 5`).
+  const typeError = body && typeof body === 'object' && !Array.isArray(body) ? findTypeError(DELETE_OPTIONS, b) : undefined;
+  if (typeError) throw badRequest(goNamedTypes(typeError));
   if (b.kind !== undefined && b.kind !== 'DeleteOptions') {
     throw badRequest(`expected DeleteOptions, got ${String(b.kind)}`);
   }
   const { dryRun, errors: errs } = dryRunErrors(b.dryRun ?? query.getAll('dryRun'));
 
   let grace: number | undefined;
-  const graceRaw = b.gracePeriodSeconds ?? query.get('gracePeriodSeconds') ?? undefined;
-  if (graceRaw !== undefined && graceRaw !== null && graceRaw !== '') {
+  const graceRaw = b.gracePeriodSeconds ?? undefined;
+  if (graceRaw !== undefined && graceRaw !== null) {
     grace = Number(graceRaw);
     if (!Number.isInteger(grace)) throw badRequest(`invalid value for gracePeriodSeconds: "${String(graceRaw)}"`);
+  } else {
+    grace = parseQueryInt64(query.get('gracePeriodSeconds'));
   }
 
   const policyRaw = (b.propagationPolicy ?? query.get('propagationPolicy') ?? undefined) as string | undefined;

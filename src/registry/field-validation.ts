@@ -11,6 +11,8 @@
  * and nothing inside an unknown field, a RawExtension or a FieldsV1 value is inspected.
  */
 import { badRequest, type ApiError } from '../api/errors.ts';
+import { replaceLoneSurrogates } from '../codecs/unicode.ts';
+import { goQuote } from './selectors/label-validation.ts';
 import { fieldsOf, getMessage, isScalar, wellKnownShape, type FieldSchema } from '../kinds/schema/index.ts';
 
 export type FieldValidationDirective = 'Ignore' | 'Warn' | 'Strict';
@@ -342,7 +344,8 @@ function readMember(text: string, i: number, stack: Frame[], top: Frame, out: Fi
   if (text.charCodeAt(i) !== Ch.Quote) return undefined;
   const end = stringEnd(text, i);
   let key = text.slice(i + 1, end);
-  if (key.includes('\\')) key = JSON.parse(text.slice(i, end + 1)) as string;
+  // Decoded as the body was: escapes resolved, a lone surrogate made U+FFFD.
+  if (key.includes('\\')) key = replaceLoneSurrogates(JSON.parse(text.slice(i, end + 1)) as string);
   i = skipWs(text, end + 1);
   if (text.charCodeAt(i) !== Ch.Colon) return undefined;
   const expect = onKey(stack, top, key, out);
@@ -368,9 +371,12 @@ export function findFieldProblems(messageName: string, jsonText: string): FieldP
   return scan(jsonText, getMessage(messageName) ? { k: 'msg', name: messageName } : FREE);
 }
 
-/** `unknown field "spec.foo"` / `duplicate field "metadata.name"`: the text of a warning or of a strict error item. */
+/**
+ * `unknown field "spec.foo"` / `duplicate field "metadata.name"`: the text of a warning or of a strict error
+ * item. The path is quoted as Go's strconv.Quote does (control characters escaped, other text as it is).
+ */
 export function fieldProblemText(p: FieldProblem): string {
-  return `${p.kind} field ${JSON.stringify(p.path)}`;
+  return `${p.kind} field ${goQuote(p.path)}`;
 }
 
 /** `strict decoding error: unknown field "spec.foo", duplicate field "metadata.name"` */

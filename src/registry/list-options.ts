@@ -1,10 +1,13 @@
 import { badRequest, invalid, type FieldError } from '../api/errors.ts';
+import { goQuote } from './selectors/label-validation.ts';
 
 /** The list and watch query parameters, parsed but not yet interpreted. */
 export interface ListQuery {
   readonly labelSelector?: string;
   readonly fieldSelector?: string;
   readonly limit?: number;
+  /** The limit as the client wrote it (error messages show it exactly). */
+  readonly limitText?: string;
   readonly continue?: string;
   readonly resourceVersion?: string;
   readonly resourceVersionMatch?: string;
@@ -22,10 +25,28 @@ function parseBool(name: string, value: string | null): boolean | undefined {
   throw badRequest(`invalid boolean value for ${name}: "${value}"`);
 }
 
-function parseInt64(name: string, value: string | null): number | undefined {
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * An integer query parameter as upstream's parameter codec reads it (Go's strconv.ParseInt, base 10,
+ * 64 bits): an optional sign and decimal digits, any int64. Anything else is 400 with Go's own error
+ * text, `strconv.ParseInt: parsing "abc": invalid syntax` or `…: value out of range`. An empty value
+ * counts as absent. The result is a JavaScript number: beyond 2^53 it is rounded, which no count,
+ * page size or timeout here can tell apart.
+ */
+export function parseQueryInt64(value: string | null): number | undefined {
   if (value === null || value === '') return undefined;
-  if (!/^-?\d+$/.test(value)) throw badRequest(`invalid value for ${name}: "${value}": must be an integer`);
-  return Number(value);
+  const fail = (why: string) => badRequest(`strconv.ParseInt: parsing ${goQuote(value)}: ${why}`);
+  if (!/^[+-]?\d+$/.test(value)) throw fail('invalid syntax');
+  const n = BigInt(value);
+  if (n < INT64_MIN || n > INT64_MAX) throw fail('value out of range');
+  return Number(n);
+}
+
+/** A page size as storage takes it: beyond 2^53-1 every collection fits one page anyway. */
+function pageSize(limit: number | undefined): number | undefined {
+  return limit === undefined ? undefined : Math.min(limit, Number.MAX_SAFE_INTEGER);
 }
 
 export function parseListQuery(q: URLSearchParams): ListQuery {
@@ -36,14 +57,15 @@ export function parseListQuery(q: URLSearchParams): ListQuery {
   return {
     labelSelector: opt('labelSelector'),
     fieldSelector: opt('fieldSelector'),
-    limit: parseInt64('limit', q.get('limit')),
+    limit: pageSize(parseQueryInt64(q.get('limit'))),
+    limitText: opt('limit'),
     continue: opt('continue'),
     resourceVersion: opt('resourceVersion'),
     resourceVersionMatch: opt('resourceVersionMatch'),
     watch: parseBool('watch', q.get('watch')) ?? false,
     allowWatchBookmarks: parseBool('allowWatchBookmarks', q.get('allowWatchBookmarks')) ?? false,
     sendInitialEvents: parseBool('sendInitialEvents', q.get('sendInitialEvents')),
-    timeoutSeconds: parseInt64('timeoutSeconds', q.get('timeoutSeconds')),
+    timeoutSeconds: parseQueryInt64(q.get('timeoutSeconds')),
   };
 }
 
@@ -89,7 +111,9 @@ export function validateListQuery(q: ListQuery): void {
     }
   }
   if (q.limit !== undefined && q.limit < 0) {
-    errs.push({ type: 'FieldValueInvalid', field: 'limit', value: q.limit, detail: 'must be greater than or equal to 0' });
+    // Printed as Go prints the int64 (a JavaScript number would round -9223372036854775808).
+    const shown = Number.isSafeInteger(q.limit) ? String(q.limit) : BigInt(q.limit).toString();
+    errs.push({ type: 'FieldValueInvalid', field: 'limit', rawValue: q.limitText ?? shown, detail: 'must be greater than or equal to 0' });
   }
   if (errs.length > 0) throw invalid('meta.k8s.io', 'ListOptions', '', errs);
 }

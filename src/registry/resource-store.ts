@@ -18,6 +18,7 @@ import { canonicalJson, carryUpdateFields, fillCreateFields, generateName, nowTi
 import { checkName, checkNamespace, checkTypeMeta } from './body-checks.ts';
 import { toApiError } from './storage-errors.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from './validation/object-meta.ts';
+import { cloneJson } from '../codecs/deep-json.ts';
 
 /** Checks that a namespaced create may go into the namespace (exists, not terminating). */
 export interface NamespaceGate {
@@ -127,7 +128,7 @@ export class ResourceStore {
       if (!current) {
         if (!this.kind.allowCreateOnUpdate || options.subresource) throw notFound(this.qualified, name);
         if (precondition !== undefined) throw notFound(this.qualified, name);
-        return { create: structuredClone(body) };
+        return { create: cloneJson(body) };
       }
       if (precondition === undefined && !this.kind.allowUnconditionalUpdate) {
         throw invalid(this.kind.group, this.kind.kind, name, [
@@ -138,7 +139,7 @@ export class ResourceStore {
       if (incomingUid && incomingUid !== current.object.metadata.uid) {
         throw conflict(this.qualified, name, `Precondition failed: UID in precondition: ${incomingUid}, UID in object meta: ${current.object.metadata.uid}`);
       }
-      return { update: this.#prepareUpdate(structuredClone(body), current.object, options.subresource) };
+      return { update: this.#prepareUpdate(cloneJson(body), current.object, options.subresource) };
     }, options);
   }
 
@@ -154,7 +155,7 @@ export class ResourceStore {
   ): Promise<StoredObject> {
     const result = await this.#guaranteedUpdate(namespace, name, options.precondition, async (current) => {
       if (!current) throw notFound(this.qualified, name);
-      const desired = await mutate(structuredClone(current.object));
+      const desired = await mutate(cloneJson(current.object));
       checkTypeMeta(this.kind, desired);
       const meta = (desired.metadata ??= {});
       checkName(meta, name);
@@ -175,7 +176,7 @@ export class ResourceStore {
       if (this.#pendingFinalizers(obj).length > 0) {
         // Terminating: the object stays until the last finalizer is gone.
         if (obj.metadata.deletionTimestamp) return { gone: false, object: current };
-        const next = structuredClone(obj);
+        const next = cloneJson(obj);
         next.metadata.deletionTimestamp = nowTimestamp();
         next.metadata.deletionGracePeriodSeconds = 0;
         this.kind.strategy.prepareForDelete?.(next);
@@ -241,17 +242,17 @@ export class ResourceStore {
     let next: StoredKubeObject;
     if (subresource === 'status') {
       // A status write changes status and nothing else.
-      next = { ...structuredClone(old), status: obj.status } as StoredKubeObject;
+      next = { ...cloneJson(old), status: obj.status } as StoredKubeObject;
       if (obj.status === undefined) delete next.status;
     } else if (subresource) {
       const prepare = this.kind.strategy.prepareSubresourceUpdate;
       if (!prepare) throw notFound(this.qualified, `${old.metadata.name}/${subresource}`);
-      next = prepare(subresource, obj, structuredClone(old)) as StoredKubeObject;
+      next = prepare(subresource, obj, cloneJson(old)) as StoredKubeObject;
     } else {
       next = carryUpdateFields(obj, old);
       if (this.kind.hasStatus) {
         if (old.status === undefined) delete next.status;
-        else next.status = structuredClone(old.status);
+        else next.status = cloneJson(old.status);
       }
       this.kind.strategy.prepareForUpdate?.(next, old);
     }

@@ -8,6 +8,10 @@
  * (it leaves the zero value). The first problem in document order is reported, as Go does.
  */
 import { fieldsOf, getMessage, isScalar, wellKnownShape, type FieldSchema } from '../kinds/schema/index.ts';
+import { goTimeParseError, RFC3339, RFC3339_MICRO } from './go-time.ts';
+
+const TIME = 'k8s.io.apimachinery.pkg.apis.meta.v1.Time';
+const MICRO_TIME = 'k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime';
 
 const GO_SCALARS: Readonly<Record<string, string>> = {
   string: 'string',
@@ -130,8 +134,14 @@ function checkElement(type: string, value: unknown, struct: string, path: string
         if (!Array.isArray(value)) return fieldError(value, struct, path, goType);
         return value.some((v) => v !== null && typeof v !== 'string') ? fieldError(value.find((v) => v !== null && typeof v !== 'string'), struct, path, 'string') : undefined;
       default:
-        // Time, MicroTime, Duration, Quantity: their UnmarshalJSON reads a JSON string (Quantity also a number).
-        if (typeof value === 'string' || (shape.kind === 'string' && shape.format === 'quantity' && typeof value === 'number')) return undefined;
+        // Time, MicroTime, Duration, Quantity: their UnmarshalJSON reads a JSON string (Quantity also a number),
+        // and the time types then parse it with Go's time.Parse, whose error is the decoder's.
+        if (typeof value === 'string') {
+          if (type === TIME) return goTimeParseError(value, RFC3339);
+          if (type === MICRO_TIME) return goTimeParseError(value, RFC3339_MICRO);
+          return undefined;
+        }
+        if (shape.kind === 'string' && shape.format === 'quantity' && typeof value === 'number') return undefined;
         return `json: cannot unmarshal ${jsonKind(value)} into Go value of type string`;
     }
   }

@@ -24,6 +24,8 @@ export interface TestServer {
 export interface TestServerOptions {
   /** A database to serve (it is dropped by stop()); default a fresh one. */
   readonly database?: TestDatabase;
+  /** The logger the server gets (default: silent, or TEST_LOG_LEVEL). */
+  readonly logger?: pino.Logger;
 }
 
 /** Starts the whole server in-process on a free port, against a fresh database and data dir. */
@@ -36,7 +38,7 @@ export async function startTestServer(extraFlags: string[] = [], options: TestSe
   );
   let server: RunningServer;
   try {
-    server = await startServer(config, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }));
+    server = await startServer(config, options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }));
   } catch (err) {
     await db.drop().catch(() => undefined);
     await rm(dataDir, { recursive: true, force: true });

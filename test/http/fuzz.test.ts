@@ -59,7 +59,7 @@ function setPath(obj: any, path: string[], value: unknown): void {
 /** A malformed or oddly typed body, as text. */
 function oddBody(r: ReturnType<typeof rng>, name: string): string {
   const base = configMap(name, { a: '1' }, { labels: { app: 'x' } });
-  switch (r.int(6)) {
+  switch (r.int(9)) {
     case 0: {
       const text = JSON.stringify(base);
       return text.slice(0, r.int(text.length));
@@ -78,14 +78,49 @@ function oddBody(r: ReturnType<typeof rng>, name: string): string {
       return JSON.stringify(r.pick(ODD_VALUES));
     case 4:
       return `${'['.repeat(2000)}${']'.repeat(2000)}`;
+    case 5:
+      return withLoneSurrogates(r, JSON.stringify(base));
+    case 6:
+      return deepBody(r, name);
+    case 7:
+      return withLoneSurrogates(r, deepBody(r, name));
     default:
       return `{"metadata":{"name":"${name}","name":"dup"},"data":{"a":"1","a":2}}`;
   }
 }
 
+const SURROGATES = ['\\ud800', '\\udc00', '\\udbff\\udbff', '\\uDFFF', '\\ud83d', '\\ude00\\ud83d'];
+
+/** JSON text with lone surrogate escapes put inside a few of its strings, keys included. */
+function withLoneSurrogates(r: ReturnType<typeof rng>, text: string): string {
+  let out = text;
+  for (let k = 0; k < 1 + r.int(3); k++) {
+    const quotes = [...out.matchAll(/"/g)].map((m) => m.index!);
+    if (quotes.length === 0) break;
+    const at = r.pick(quotes) + 1;
+    out = out.slice(0, at) + r.pick(SURROGATES) + out.slice(at);
+  }
+  return out;
+}
+
+const DEPTHS = [999, 1_000, 1_001, 9_999, 10_000, 10_001, 200_000];
+
+/** A body with one value nested around the limits (free-form, unknown or typed place), closed or not. */
+function deepBody(r: ReturnType<typeof rng>, name: string): string {
+  const levels = r.pick(DEPTHS);
+  const [open, close] = r.pick([['[', ']'], ['{"a":', '}'], ['[{"x":', '}]']] as const);
+  const value = open.repeat(levels) + (open === '[' ? '' : '1') + (r.int(5) === 0 ? '' : close.repeat(levels));
+  return r.pick([
+    `{"metadata":{"name":"${name}"},"x":${value}}`,
+    `{"metadata":{"name":"${name}","managedFields":[{"manager":"m","operation":"Update","fieldsType":"FieldsV1","fieldsV1":${value}}]}}`,
+    `{"metadata":{"name":"${name}","labels":${value}}}`,
+    `{"metadata":{"name":"${name}"},"data":${value}}`,
+  ]);
+}
+
 const SELECTOR_ATOMS = ['a', 'b=c', 'a!=', '!a', 'a in (b,c)', 'a notin (', 'a in ()', '=', '==', '!=', ',', ',,', '(', ')', 'a=b=c', 'x/y=z', '-a', 'a>1', 'a<', 'a gt 1', '%', '\\', 'metadata.name=x', 'metadata.namespace!=y', 'type=z', 'status.phase=Active', 'spec.x=1', 'a\\,b=c', 'é=ü', ' a = b '];
 const QUERY_KEYS = ['labelSelector', 'fieldSelector', 'limit', 'continue', 'resourceVersion', 'resourceVersionMatch', 'watch', 'timeoutSeconds', 'allowWatchBookmarks', 'sendInitialEvents', 'pretty', 'dryRun', 'fieldValidation', 'gracePeriodSeconds', 'propagationPolicy', 'orphanDependents', 'includeObject'];
-const QUERY_VALUES = ['', '0', '-1', '1', '99999999999999999999', 'abc', 'true', 'Exact', 'NotOlderThan', 'All', 'Strict', 'Foreground', 'eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6LTIsInN0YXJ0IjoiXHUwMDAwIn0', 'bm90IGpzb24', '%zz', '1.5', 'None', 'Object'];
+const QUERY_VALUES = ['', '0', '-1', '1', '99999999999999999999', '9223372036854775807', '9223372036854775808', '-9223372036854775808', '+1', ' 7', '0x10', '1e3', 'abc', 'true', 'Exact', 'NotOlderThan', 'All', 'Strict', 'Foreground', 'eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6LTIsInN0YXJ0IjoiXHUwMDAwIn0', 'bm90IGpzb24', '%zz', '1.5', 'None', 'Object'];
 
 function oddQuery(r: ReturnType<typeof rng>): string {
   const parts: string[] = [];
@@ -197,6 +232,25 @@ test('malformed paths never give a 5xx', async () => {
     const body = method === 'GET' || method === 'DELETE' ? undefined : JSON.stringify(configMap('target'));
     const contentType = method === 'PATCH' ? 'application/merge-patch+json' : 'application/json';
     return [method, `${oddPath(r)}?watch=false`, body, contentType] as [string, string, string?, string?];
+  });
+  assert.deepEqual(await fuzz(cases), []);
+});
+
+test('patches with lone surrogates and deep nesting never give a 5xx', async () => {
+  const r = rng(6);
+  // A namespace and object of their own: the path fuzz above may have deleted the shared ones.
+  const own = await createNamespace(api);
+  await create(api, `/api/v1/namespaces/${own}/configmaps`, configMap('target', { a: '1' }, { labels: { app: 'x' } }));
+  const target = `/api/v1/namespaces/${own}/configmaps/target`;
+  const types = ['application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/json-patch+json'] as const;
+  const cases = Array.from({ length: 150 }, () => () => {
+    const type = r.pick(types);
+    const deep = deepBody(r, 'target').replace(/^\{"metadata":\{"name":"target"\},?/, '{').replace(/^\{"metadata":\{"name":"target",/, '{"metadata":{');
+    const value = r.int(2) ? deep : JSON.stringify({ data: { a: 'x' }, metadata: { labels: { app: 'x' }, annotations: { k: 'v' } } });
+    const body = type === 'application/json-patch+json'
+      ? `[{"op":"${r.pick(['add', 'replace', 'test'])}","path":"${r.pick(['/data/a', '/x', '/metadata/annotations/k', '/metadata/managedFields'])}","value":${value}}]`
+      : value;
+    return ['PATCH', target, r.int(2) ? withLoneSurrogates(r, body) : body, type] as [string, string, string, string];
   });
   assert.deepEqual(await fuzz(cases), []);
 });

@@ -6,6 +6,8 @@ import type { Writer } from 'protobufjs';
 import { formatGoDuration, parseGoDuration } from './go-duration.ts';
 import { formatRfc3339, formatRfc3339Micro, normalizeTimestamp, parseRfc3339 } from './rfc3339.ts';
 import { WIRE_LEN, WIRE_VARINT, WireError, type WireReader } from './wire-reader.ts';
+import { stringifyJson } from '../deep-json.ts';
+import { mayHaveEscapedSurrogate, replaceLoneSurrogatesDeep } from '../unicode.ts';
 
 export interface WellKnownCodec {
   /**
@@ -88,14 +90,17 @@ function readRaw(r: WireReader, end: number): Uint8Array | undefined {
 
 function parseEmbeddedJson(raw: Uint8Array, what: string): unknown {
   try {
-    return JSON.parse(utf8.decode(raw));
+    const text = utf8.decode(raw);
+    const value: unknown = JSON.parse(text);
+    // As a JSON body: a lone surrogate becomes U+FFFD; depth is bounded where the object is checked.
+    return mayHaveEscapedSurrogate(text) ? replaceLoneSurrogatesDeep(value) : value;
   } catch (err) {
     throw new WireError(`${what} does not hold valid JSON: ${(err as Error).message}`);
   }
 }
 
 function writeRawJson(w: Writer, tag: number, value: unknown): void {
-  w.uint32(tag).fork().uint32(0x0a).bytes(encoder.encode(JSON.stringify(value))).ldelim();
+  w.uint32(tag).fork().uint32(0x0a).bytes(encoder.encode(stringifyJson(value))).ldelim();
 }
 
 function readSingleString(r: WireReader, end: number, field: string): string {

@@ -172,16 +172,22 @@ export class WireReader {
       case WIRE_FIXED32:
         this.advance(4, end);
         return;
-      case WIRE_START_GROUP:
-        for (;;) {
+      case WIRE_START_GROUP: {
+        // Groups nest without limit in the wire format: skipped with a stack of open groups, not recursion.
+        const open = [fieldNumber];
+        while (open.length > 0) {
           const tag = this.uint32(end);
           const wt = tag & 7;
           if (wt === WIRE_END_GROUP) {
-            if (tag >>> 3 !== fieldNumber) throw new WireError('proto: mismatched end group');
-            return;
+            if (tag >>> 3 !== open.pop()) throw new WireError('proto: mismatched end group');
+          } else if (wt === WIRE_START_GROUP) {
+            open.push(tag >>> 3);
+          } else {
+            this.skip(wt, end, tag >>> 3);
           }
-          this.skip(wt, end, tag >>> 3);
         }
+        return;
+      }
       default:
         throw new WireError(`proto: illegal wireType ${wireType}`);
     }

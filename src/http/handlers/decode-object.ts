@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
-import { invalid } from '../../api/errors.ts';
+import { invalid, type FieldError } from '../../api/errors.ts';
 import type { KubeObject } from '../../api/types.ts';
+import { assertObjectDepth } from '../../codecs/deep-json.ts';
 import { decodeBody, parseContentType } from '../../codecs/index.ts';
 import { decodeProtobufObject } from '../../codecs/protobuf/index.ts';
 import { dryRunErrors } from '../../registry/delete-options.ts';
@@ -13,6 +14,7 @@ import {
   type FieldProblem,
 } from '../../registry/field-validation.ts';
 import { apiVersionOf } from '../../registry/kind.ts';
+import { goQuote } from '../../registry/selectors/label-validation.ts';
 import { readBody } from '../body.ts';
 import type { ApiState, RequestScope } from '../scope.ts';
 
@@ -28,7 +30,9 @@ const OPTIONS_KIND: Record<string, string> = { create: 'CreateOptions', update: 
  * 422 Invalid on the verb's options kind (`CreateOptions.meta.k8s.io "" is invalid: …`), as upstream.
  */
 export function writeParams(ctx: Context): { dryRun: boolean; fieldValidation: 'Ignore' | 'Warn' | 'Strict' } {
-  const { dryRun, errors } = dryRunErrors(ctx.URL.searchParams.getAll('dryRun'));
+  const { dryRun, errors: dryRunProblems } = dryRunErrors(ctx.URL.searchParams.getAll('dryRun'));
+  // Upstream's order: fieldManager, dryRun, fieldValidation.
+  const errors = [...fieldManagerErrors(ctx.URL.searchParams.get('fieldManager') ?? ''), ...dryRunProblems];
   const raw = ctx.URL.searchParams.get('fieldValidation');
   const fieldValidation = parseFieldValidation(raw);
   if (!fieldValidation) {
@@ -39,6 +43,30 @@ export function writeParams(ctx: Context): { dryRun: boolean; fieldValidation: '
     throw invalid('meta.k8s.io', OPTIONS_KIND[verb] ?? 'CreateOptions', '', errors);
   }
   return { dryRun, fieldValidation };
+}
+
+/** Upstream's FieldManagerMaxLength, in bytes. */
+const FIELD_MANAGER_MAX_BYTES = 128;
+
+/** Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/** The fieldManager rules of every write's options: at most 128 bytes, printable characters only. */
+function fieldManagerErrors(fieldManager: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (Buffer.byteLength(fieldManager, 'utf8') > FIELD_MANAGER_MAX_BYTES) {
+    errs.push({ type: 'FieldValueTooLong', field: 'fieldManager', detail: `may not be more than ${FIELD_MANAGER_MAX_BYTES} bytes` });
+  }
+  let at = 0;
+  for (const ch of fieldManager) {
+    if (!PRINTABLE.test(ch)) {
+      const code = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+      // Go prints the rune as %#U and the position as a byte offset.
+      errs.push({ type: 'FieldValueInvalid', field: 'fieldManager', rawValue: goQuote(fieldManager), detail: `invalid character U+${code} (at position ${at})` });
+    }
+    at += Buffer.byteLength(ch, 'utf8');
+  }
+  return errs;
 }
 
 /**
@@ -52,10 +80,13 @@ export async function decodeObject(ctx: Context, scope: RequestScope): Promise<D
   if (format === 'protobuf') {
     // Protobuf has no unknown or duplicate fields to report: the schema is the wire format.
     const decoded = decodeProtobufObject(raw, { expect: { apiVersion: apiVersionOf(scope.kind), kind: scope.kind.kind } });
+    assertObjectDepth(decoded.object, 'object');
     return { object: decoded.object as KubeObject, dryRun: params.dryRun };
   }
   const object = decodeBody(raw, format, { expectKind: scope.kind.kind }) as KubeObject;
   applyFieldValidation(ctx, scope, object, format === 'json' ? raw.toString('utf8') : undefined, params.fieldValidation);
+  // After unknown fields are gone: what is left is kept, and must fit what the rest of the path can walk.
+  assertObjectDepth(object, 'object');
   return { object, dryRun: params.dryRun };
 }
 

@@ -2,50 +2,82 @@ import type { Context } from 'koa';
 import { ApiError } from '../../api/errors.ts';
 import type { KubeObject } from '../../api/types.ts';
 import { apiVersionOf } from '../../registry/kind.ts';
-import { listResource } from '../../registry/list-reader.ts';
-import { parseListQuery } from '../../registry/list-options.ts';
-import { writeObject } from '../respond.ts';
+import { listResource, type ListPage } from '../../registry/list-reader.ts';
+import { parseListQuery, type ListQuery } from '../../registry/list-options.ts';
+import type { DeleteOptions } from '../../registry/delete-options.ts';
+import { negotiate, writeCommitted } from '../respond.ts';
 import type { RequestScope } from '../scope.ts';
 import { readDeleteOptions } from './delete.ts';
 
-const PAGE = 500;
+/** Page size of the listing when the client set no limit (upstream's deleteCollectionPageSize). */
+const LIST_PAGE = 10_000;
+/** Deletes under way at once: enough for the write batcher to group them. */
+const DELETE_WORKERS = 8;
+
+interface Listed {
+  readonly namespace: string;
+  readonly name: string;
+}
 
 /**
- * DELETE on a collection: deletes every object the selectors match (page by page), each through the
- * same path as a single delete, and answers with the list of what was deleted or is now terminating.
+ * DELETE on a collection, as upstream's DeleteCollection: list with the request's list options
+ * (selectors, resourceVersion, limit and continue included), then delete what the list returned,
+ * each through the same path as a single delete. With a limit, one page is listed and deleted and the
+ * answer carries that page's continue token; without one, every page is listed first. Listing before
+ * deleting keeps the snapshot's continue tokens young: a listing interleaved with deletes could outlive
+ * the history window and fail half-way with 410.
  */
 export async function handleDeleteCollection(ctx: Context, scope: RequestScope): Promise<void> {
+  const negotiated = negotiate(ctx, { allowTable: true });
   const options = await readDeleteOptions(ctx, scope);
   const query = parseListQuery(ctx.URL.searchParams);
   const namespace = scope.kind.namespaced && scope.info.namespace ? scope.info.namespace : undefined;
-  const items: KubeObject[] = [];
-  let cont: string | undefined;
-  let resourceVersion = '';
-  do {
+  const hasLimit = query.limit !== undefined && query.limit > 0;
+
+  const listed: Listed[] = [];
+  let first: ListPage | undefined;
+  let last: ListPage;
+  let next: ListQuery = { ...query, watch: false, limit: hasLimit ? query.limit : LIST_PAGE };
+  for (;;) {
+    last = await listResource(scope.store, namespace, next);
+    first ??= last;
+    for (const text of last.items) {
+      const meta = (JSON.parse(text) as KubeObject).metadata ?? {};
+      listed.push({ namespace: String(meta.namespace ?? ''), name: String(meta.name) });
+    }
+    if (hasLimit || !last.continue) break;
     // Later pages follow the token alone: it carries the snapshot version.
-    const page = await listResource(scope.store, namespace, {
-      ...query,
-      watch: false,
-      limit: PAGE,
-      continue: cont,
-      resourceVersion: cont ? undefined : query.resourceVersion,
-      resourceVersionMatch: cont ? undefined : query.resourceVersionMatch,
-    });
-    resourceVersion ||= page.resourceVersion;
-    for (const text of page.items) {
-      const obj = JSON.parse(text) as KubeObject;
-      const meta = obj.metadata ?? {};
+    next = { ...next, continue: last.continue, resourceVersion: undefined, resourceVersionMatch: undefined };
+  }
+
+  const items = await deleteAll(scope, listed, options);
+  const metadata: Record<string, unknown> = { resourceVersion: first.resourceVersion };
+  if (hasLimit && last.continue) metadata.continue = last.continue;
+  if (hasLimit && last.remainingItemCount !== undefined) metadata.remainingItemCount = last.remainingItemCount;
+  const list = { kind: `${scope.kind.kind}List`, apiVersion: apiVersionOf(scope.kind), metadata, items };
+  writeCommitted(ctx, scope, 200, list as unknown as KubeObject, undefined, negotiated);
+}
+
+/** Deletes each listed object (a few at a time); the answer lists them in listing order. */
+async function deleteAll(scope: RequestScope, listed: readonly Listed[], options: DeleteOptions): Promise<KubeObject[]> {
+  const results: (KubeObject | undefined)[] = new Array(listed.length);
+  let cursor = 0;
+  let failure: unknown;
+  const worker = async (): Promise<void> => {
+    while (failure === undefined && cursor < listed.length) {
+      const i = cursor++;
+      const { namespace, name } = listed[i]!;
       try {
-        const outcome = await scope.store.delete(String(meta.namespace ?? ''), String(meta.name), { ...options, preconditions: undefined });
-        items.push(outcome.object.object);
+        const outcome = await scope.store.delete(namespace, name, { ...options, preconditions: undefined });
+        results[i] = outcome.object.object;
       } catch (err) {
         // Gone in the meantime is fine: someone else deleted it.
         if (err instanceof ApiError && err.code === 404) continue;
-        throw err;
+        failure ??= err;
       }
     }
-    cont = page.continue;
-  } while (cont);
-  const list = { kind: `${scope.kind.kind}List`, apiVersion: apiVersionOf(scope.kind), metadata: { resourceVersion }, items };
-  writeObject(ctx, scope.kind, 200, list, undefined);
+  };
+  await Promise.all(Array.from({ length: Math.min(DELETE_WORKERS, listed.length) }, worker));
+  if (failure !== undefined) throw failure;
+  return results.filter((o): o is KubeObject => o !== undefined);
 }

@@ -3,7 +3,7 @@ import { decodeBody, parseContentType } from '../../codecs/index.ts';
 import { decodeProtobufObject } from '../../codecs/protobuf/index.ts';
 import { parseDeleteOptions, type DeleteOptions } from '../../registry/delete-options.ts';
 import { readBody } from '../body.ts';
-import { writeObject, writeStatus } from '../respond.ts';
+import { negotiate, writeCommitted, writeStatus } from '../respond.ts';
 import type { RequestScope } from '../scope.ts';
 
 /** DeleteOptions from the optional body and the query. */
@@ -25,6 +25,7 @@ export async function readDeleteOptions(ctx: Context, scope: RequestScope): Prom
  * 202 only when the client explicitly asked for cascading deletion through orphanDependents=false.
  */
 export async function handleDelete(ctx: Context, scope: RequestScope): Promise<void> {
+  const negotiated = negotiate(ctx, { allowTable: true });
   const options = await readDeleteOptions(ctx, scope);
   const outcome = await scope.store.delete(scope.info.namespace, scope.info.name, options);
   if (outcome.gone) {
@@ -32,5 +33,5 @@ export async function handleDelete(ctx: Context, scope: RequestScope): Promise<v
     return;
   }
   const code = options.orphanDependents === false ? 202 : 200;
-  writeObject(ctx, scope.kind, code, outcome.object.object, outcome.object.text);
+  writeCommitted(ctx, scope, code, outcome.object.object, outcome.object.text, negotiated);
 }

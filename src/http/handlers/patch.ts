@@ -1,11 +1,12 @@
 import type { Context } from 'koa';
 import { ApiError, invalid, unsupportedMediaType } from '../../api/errors.ts';
 import type { KubeObject } from '../../api/types.ts';
+import { assertObjectDepth } from '../../codecs/deep-json.ts';
 import { acceptedContentTypes, decodeBody, parseContentType } from '../../codecs/index.ts';
 import { applyPatch } from '../../registry/patch/apply-patch.ts';
 import { findTypeError } from '../../registry/type-check.ts';
 import { readBody } from '../body.ts';
-import { writeObject } from '../respond.ts';
+import { negotiate, writeCommitted } from '../respond.ts';
 import type { RequestScope } from '../scope.ts';
 import { applyFieldValidation, writeParams } from './decode-object.ts';
 
@@ -17,6 +18,7 @@ type PatchKind = 'json-patch' | 'merge-patch' | 'strategic-merge-patch';
  * are retried against the fresh object.
  */
 export async function handlePatch(ctx: Context, scope: RequestScope): Promise<void> {
+  const negotiated = negotiate(ctx, { allowTable: true });
   const params = writeParams(ctx);
   const format = parseContentType(ctx.get('content-type') || undefined, { patch: true });
   if (format !== 'json-patch' && format !== 'merge-patch' && format !== 'strategic-merge-patch') {
@@ -25,6 +27,8 @@ export async function handlePatch(ctx: Context, scope: RequestScope): Promise<vo
   }
   const raw = await readBody(ctx, scope.settings.maxRequestBodyBytes);
   const patch = decodeBody(raw, format);
+  // Patching walks the patch recursively: bounded before it runs.
+  assertObjectDepth(patch, 'patch');
   const precondition = conditionalVersion(patch, format);
 
   const stored = await scope.store.mutate(
@@ -32,6 +36,8 @@ export async function handlePatch(ctx: Context, scope: RequestScope): Promise<vo
     scope.info.name,
     (current) => {
       const patched = applyPatch(format as PatchKind, current, patch, scope.kind.schemaMessage) as KubeObject;
+      // A JSON patch can put a deep value under a deep path: the result is bounded too.
+      assertObjectDepth(patched, 'object');
       // A patched result that does not decode is the patch's fault: 422 on the field "patch", as upstream.
       const typeError = findTypeError(scope.kind.schemaMessage, patched);
       if (typeError) {
@@ -42,7 +48,7 @@ export async function handlePatch(ctx: Context, scope: RequestScope): Promise<vo
     },
     { dryRun: params.dryRun, subresource: scope.info.subresource, precondition },
   );
-  writeObject(ctx, scope.kind, 200, stored.object, stored.text);
+  writeCommitted(ctx, scope, 200, stored.object, stored.text, negotiated);
 }
 
 /** A merge-style patch that sets metadata.resourceVersion asks for a conditional update. */

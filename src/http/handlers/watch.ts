@@ -12,6 +12,7 @@ import { toTable } from '../../registry/table.ts';
 import { StorageError, type WatchDelivery, type WatchHandle } from '../../storage/storage.ts';
 import { negotiate } from '../respond.ts';
 import type { RequestScope } from '../scope.ts';
+import { warningHeaderValues } from '../warning-headers.ts';
 
 /** Bytes a watch response may have queued in the socket before the watcher counts as too slow. */
 const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
@@ -258,5 +259,6 @@ class WatchStream {
 
 function warningHeaders(ctx: Context): Record<string, string[]> {
   const warnings = (ctx.state as { warnings?: string[] }).warnings ?? [];
-  return warnings.length > 0 ? { Warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`) } : {};
+  const values = warnings.length > 0 ? warningHeaderValues(warnings) : [];
+  return values.length > 0 ? { Warning: values } : {};
 }

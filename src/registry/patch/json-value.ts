@@ -1,3 +1,5 @@
+import { cloneJson as cloneDeep } from '../../codecs/deep-json.ts';
+
 /**
  * Plain JSON values as the patch code sees them: what `JSON.parse` returns, nothing else.
  */
@@ -28,7 +30,8 @@ export function setKey(obj: JsonObject, key: string, value: JsonValue): void {
 
 /** A deep copy; inputs are never mutated by the patch code, its own copies are. */
 export function cloneJson<T>(value: T): T {
-  return structuredClone(value);
+  // Without recursion: structuredClone gives up at about 2,000 levels.
+  return cloneDeep(value);
 }
 
 /** Structural equality; object key order does not matter. */

@@ -60,6 +60,9 @@ export function validateObjectMeta(kind: KindDefinition, obj: KubeObject): Field
     }
   }
 
+  // Owner references come before finalizers, in upstream's order.
+  errs.push(...ownerReferenceErrors((meta as { ownerReferences?: unknown }).ownerReferences));
+
   const finalizers = meta.finalizers;
   if (finalizers !== undefined && finalizers !== null) {
     if (!Array.isArray(finalizers)) {
@@ -98,5 +101,47 @@ export function validateObjectMetaUpdate(obj: KubeObject, old: KubeObject): Fiel
       errs.push({ type: 'FieldValueInvalid', field: `metadata.${field}`, value: meta[field] ?? '', detail: 'field is immutable' });
     }
   }
+  return errs;
+}
+
+/** Go's schema.ParseGroupVersion: `v1`, `group/version`; undefined for more than one slash. */
+function parseGroupVersion(apiVersion: string): { group: string; version: string } | undefined {
+  if (apiVersion === '' || apiVersion === '/') return { group: '', version: '' };
+  const parts = apiVersion.split('/');
+  if (parts.length === 1) return { group: '', version: apiVersion };
+  if (parts.length === 2) return { group: parts[0]!, version: parts[1]! };
+  return undefined;
+}
+
+/** Kinds that may not own anything (upstream's BannedOwners): core v1 Events. */
+const BANNED_OWNERS = new Set(['/v1, Kind=Event']);
+
+/** Go's `%#v` of an OwnerReference, as the banned-owner error prints it. */
+function goOwnerReference(r: Record<string, unknown>): string {
+  const str = (v: unknown) => JSON.stringify(typeof v === 'string' ? v : '');
+  const ptr = (v: unknown) => (typeof v === 'boolean' ? `(*bool)(${v})` : '(*bool)(nil)');
+  return `v1.OwnerReference{APIVersion:${str(r.apiVersion)}, Kind:${str(r.kind)}, Name:${str(r.name)}, UID:${str(r.uid)}, Controller:${ptr(r.controller)}, BlockOwnerDeletion:${ptr(r.blockOwnerDeletion)}}`;
+}
+
+/**
+ * metadata.ownerReferences as Kubernetes 1.34 validates them: apiVersion with a version, kind, name
+ * and uid all set, no core Event as owner. (The JSON types were checked at decoding.)
+ */
+function ownerReferenceErrors(refs: unknown): FieldError[] {
+  if (!Array.isArray(refs)) return [];
+  const errs: FieldError[] = [];
+  refs.forEach((ref, i) => {
+    if (typeof ref !== 'object' || ref === null) return;
+    const r = ref as Record<string, unknown>;
+    const at = `metadata.ownerReferences[${i}]`;
+    const text = (v: unknown) => (typeof v === 'string' ? v : '');
+    const gv = parseGroupVersion(text(r.apiVersion)) ?? { group: '', version: '' };
+    if (gv.version === '') errs.push({ type: 'FieldValueInvalid', field: `${at}.apiVersion`, value: text(r.apiVersion), detail: 'version must not be empty' });
+    if (text(r.kind) === '') errs.push({ type: 'FieldValueInvalid', field: `${at}.kind`, value: '', detail: 'must not be empty' });
+    if (text(r.name) === '') errs.push({ type: 'FieldValueInvalid', field: `${at}.name`, value: '', detail: 'must not be empty' });
+    if (text(r.uid) === '') errs.push({ type: 'FieldValueInvalid', field: `${at}.uid`, value: '', detail: 'must not be empty' });
+    const gvk = `${gv.group}/${gv.version}, Kind=${text(r.kind)}`;
+    if (BANNED_OWNERS.has(gvk)) errs.push({ type: 'FieldValueInvalid', field: at, rawValue: goOwnerReference(r), detail: `${gvk} is disallowed from being an owner` });
+  });
   return errs;
 }

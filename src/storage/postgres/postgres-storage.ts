@@ -19,6 +19,7 @@ import type { PreparedQueries } from './prepared-queries.ts';
 import { orUnavailable } from './unavailable.ts';
 import { WatchHub } from './watch-hub.ts';
 import { WriteBatcher, type WriteOp, type WriteResult } from './write-batcher.ts';
+import { stringifyJson } from '../../codecs/deep-json.ts';
 
 export interface PostgresStorageOptions {
   readonly database: Pick<Database, 'pool' | 'queries' | 'listenConnection'>;
@@ -192,7 +193,7 @@ export class PostgresStorage implements Storage {
  * object is refused up front rather than failing inside the database.
  */
 function storable(object: StoredKubeObject): string {
-  const text = JSON.stringify(object);
+  const text = stringifyJson(object);
   // An escaped NUL: `\u0000` not itself preceded by an escaping backslash.
   if (text.includes('u0000') && /(?<!\\)(?:\\\\)*\\u0000/.test(text)) {
     throw new StorageError('Unstorable', 'strings containing the NUL character (\\u0000) cannot be stored');
