@@ -43,7 +43,7 @@ export class PostgresStorage implements Storage {
     const { database } = options;
     this.#pool = database.pool;
     this.#queries = database.queries;
-    this.#writer = new WriteBatcher(database.queries);
+    this.#writer = new WriteBatcher(database.queries, { logger: options.logger });
     this.#futureWaitMs = options.futureVersionWaitMs ?? 3000;
     this.hub = new WatchHub({
       pool: database.pool,
@@ -99,8 +99,9 @@ export class PostgresStorage implements Storage {
     };
   }
 
-  async create(key: ObjectKey, object: StoredKubeObject, options: { requireNamespace?: boolean } = {}): Promise<StoredObject> {
-    const result = await this.#write({ op: 'create', ...opKey(key), objectText: storable(object), nsgate: options.requireNamespace });
+  async create(key: ObjectKey, given: StoredKubeObject, options: { requireNamespace?: boolean } = {}): Promise<StoredObject> {
+    const { object, text } = storable(given);
+    const result = await this.#write({ op: 'create', ...opKey(key), objectText: text, nsgate: options.requireNamespace });
     switch (result.outcome) {
       case 'ok':
         return written(object, result);
@@ -113,11 +114,12 @@ export class PostgresStorage implements Storage {
     }
   }
 
-  async update(key: ObjectKey, object: StoredKubeObject, expectedVersion?: number, expectedUid?: string): Promise<StoredObject> {
+  async update(key: ObjectKey, given: StoredKubeObject, expectedVersion?: number, expectedUid?: string): Promise<StoredObject> {
+    const { object, text } = storable(given);
     const result = await this.#write({
       op: 'update',
       ...opKey(key),
-      objectText: storable(object),
+      objectText: text,
       rv: expectedVersion,
       uid: expectedUid,
     });
@@ -187,17 +189,30 @@ export class PostgresStorage implements Storage {
   }
 }
 
+/** An escaped UTF-16 surrogate not itself preceded by an escaping backslash (JSON.stringify escapes only unpaired ones). */
+const LONE_SURROGATE_ESCAPE = /(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g;
+
 /**
- * The object as JSON text for jsonb. PostgreSQL text (and so jsonb) cannot hold U+0000; such an
- * object is refused up front rather than failing inside the database.
+ * The object as JSON text for jsonb, checked and normalised before it joins a batch, so that no
+ * value PostgreSQL would refuse reaches the batch (where it would fail the writes of others):
+ *
+ * - An unpaired UTF-16 surrogate (`"\ud800"`, possible in a JSON or YAML string or a protobuf
+ *   string that is not UTF-8) becomes U+FFFD, as Go's encoders write it; jsonb refuses the escape.
+ *   The object is then read back from the normalised text, so what the client is answered is what
+ *   was stored.
+ * - PostgreSQL text (and so jsonb) cannot hold U+0000: such an object is refused (Unstorable, 400).
  */
-function storable(object: StoredKubeObject): string {
-  const text = JSON.stringify(object);
+function storable(object: StoredKubeObject): { object: StoredKubeObject; text: string } {
+  let text = JSON.stringify(object);
   // An escaped NUL: `\u0000` not itself preceded by an escaping backslash.
   if (text.includes('u0000') && /(?<!\\)(?:\\\\)*\\u0000/.test(text)) {
     throw new StorageError('Unstorable', 'strings containing the NUL character (\\u0000) cannot be stored');
   }
-  return text;
+  if (!text.includes('\\ud')) return { object, text };
+  const normalised = text.replace(LONE_SURROGATE_ESCAPE, '$1\ufffd');
+  if (normalised === text) return { object, text };
+  text = normalised;
+  return { object: JSON.parse(text) as StoredKubeObject, text };
 }
 
 function opKey(key: ObjectKey): Pick<WriteOp, 'g' | 'r' | 'ns' | 'n'> {
