@@ -54,7 +54,7 @@ export async function decodeObject(ctx: Context, scope: RequestScope): Promise<D
     const decoded = decodeProtobufObject(raw, { expect: { apiVersion: apiVersionOf(scope.kind), kind: scope.kind.kind } });
     return { object: decoded.object as KubeObject, dryRun: params.dryRun };
   }
-  const object = decodeBody(raw, format, { expectKind: scope.kind.kind }) as KubeObject;
+  const object = decodeBody(raw, format, { expectKind: scope.kind.kind, maxDecodedBytes: scope.settings.maxRequestBodyBytes }) as KubeObject;
   applyFieldValidation(ctx, scope, object, format === 'json' ? raw.toString('utf8') : undefined, params.fieldValidation);
   return { object, dryRun: params.dryRun };
 }

@@ -24,7 +24,7 @@ export async function handlePatch(ctx: Context, scope: RequestScope): Promise<vo
     throw unsupportedMediaType(ctx.get('content-type'), acceptedContentTypes({ patch: true }).filter((t) => !t.includes('apply-patch')));
   }
   const raw = await readBody(ctx, scope.settings.maxRequestBodyBytes);
-  const patch = decodeBody(raw, format);
+  const patch = decodeBody(raw, format, { maxDecodedBytes: scope.settings.maxRequestBodyBytes });
   const precondition = conditionalVersion(patch, format);
 
   const stored = await scope.store.mutate(
