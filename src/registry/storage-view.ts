@@ -99,6 +99,7 @@ class ConvertingStorage implements Storage {
         return listener.onEvent(delivery);
       },
       onClose: (reason) => listener.onClose(reason),
+      room: listener.room ? () => listener.room!() : undefined,
     });
   }
 

@@ -100,6 +100,12 @@ export interface WatchOptions {
 export interface WatchListener {
   /** Returns false when the consumer cannot keep up; the watch is then closed as 'slow'. */
   onEvent(event: WatchDelivery): boolean | void;
+  /**
+   * Backpressure while history is replayed (a watch from an older version): a promise means "wait
+   * before the next replayed change". Live changes cannot wait (they go to every watcher at once);
+   * they are held in the watcher meanwhile, within its bounds, past which the watch is 'slow'.
+   */
+  room?(): Promise<void> | undefined;
   /** The watch ended on the storage side (watcher too slow, shutdown, or history expired). */
   onClose(reason: WatchCloseReason): void;
 }

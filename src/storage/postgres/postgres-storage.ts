@@ -23,13 +23,22 @@ import { WriteBatcher, type WriteOp, type WriteResult } from './write-batcher.ts
 export interface PostgresStorageOptions {
   readonly database: Pick<Database, 'pool' | 'queries' | 'listenConnection'>;
   readonly logger: Logger;
+  /** Live changes a watch may hold while it replays history (default 10,000). */
   readonly maxBufferedEvents?: number;
+  /** Their object text (default WATCH_REPLAY_MAX_BUFFERED_BYTES). */
+  readonly maxBufferedBytes?: number;
   readonly pollIntervalMs?: number;
   /** How long a NotOlderThan/Exact read waits for a version that is not there yet. */
   readonly futureVersionWaitMs?: number;
   /** How long start() waits for its probe notification on the LISTEN connection. */
   readonly listenCheckTimeoutMs?: number;
 }
+
+/**
+ * The most object text a watch holds of live changes while it replays history for a client (see
+ * Watcher): past it the watch is closed as too slow. Documented in docs/operations.md.
+ */
+export const WATCH_REPLAY_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
 /** The Storage contract on PostgreSQL: see DESIGN.md, "Storage on PostgreSQL". */
 export class PostgresStorage implements Storage {
@@ -51,6 +60,7 @@ export class PostgresStorage implements Storage {
       listenConnection: database.listenConnection,
       logger: options.logger,
       maxBufferedEvents: options.maxBufferedEvents ?? 10_000,
+      maxBufferedBytes: options.maxBufferedBytes ?? WATCH_REPLAY_MAX_BUFFERED_BYTES,
       pollIntervalMs: options.pollIntervalMs ?? 2000,
       listenCheckTimeoutMs: options.listenCheckTimeoutMs ?? 5000,
     });
