@@ -163,6 +163,7 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
   const shutdownGate = new ShutdownGate({ sendRetryAfter: config.shutdownSendRetryAfter });
   const app = buildApp({
     shutdownGate,
+    maxInFlight: { nonMutating: config.maxRequestsInflight, mutating: config.maxMutatingRequestsInflight },
     surface,
     storage,
     authenticators: [new X509Authenticator()],
