@@ -104,6 +104,35 @@ describe('--max-requests-inflight=2 --max-mutating-requests-inflight=1', () => {
     assert.equal((await anonymous.get(`${cms}/refused`)).status, 404, 'the refused create did nothing');
     assert.equal((await anonymous.post(cms, configMap('after'))).status, 201);
   });
+
+  test('a whole list holds its place until its response is over: a client that stops reading keeps it', { timeout: 60_000 }, async () => {
+    const path = `/api/v1/namespaces/${await createNamespace(admin)}/configmaps`;
+    const big = 'x'.repeat(1024 * 1024);
+    for (let i = 0; i < 16; i += 4) {
+      const batch = [0, 1, 2, 3].map((j) => admin.post(path, configMap(`big-${i + j}`, { k: big })));
+      for (const res of await Promise.all(batch)) assert.equal(res.status, 201, res.text);
+    }
+    const agent = new https.Agent({ ...(srv.anonymousAgent.options as https.AgentOptions), keepAlive: false });
+    const stalled = await Promise.all(
+      [0, 1].map(
+        () =>
+          new Promise<ReturnType<typeof https.request>>((resolve, reject) => {
+            const req = https.request(new URL(path, srv.url), { agent }, (res) => {
+              assert.equal(res.statusCode, 200);
+              res.pause();
+              resolve(req);
+            });
+            req.on('error', () => undefined);
+            req.once('error', reject);
+            req.end();
+          }),
+      ),
+    );
+    assertTooMany(await anonymous.get('/version'));
+    for (const req of stalled) req.destroy();
+    await eventually(async () => (await anonymous.get('/version')).status === 200, 'the places to be given back when the clients left');
+    agent.destroy();
+  });
 });
 
 describe('--max-requests-inflight=0 --max-mutating-requests-inflight=0', () => {

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { StoredKubeObject } from '../../api/types.ts';
 import {
   StorageError,
+  type ListCursor,
   type ListOptions,
   type ListResult,
   type ObjectKey,
@@ -14,6 +15,7 @@ import {
   type WatchOptions,
 } from '../storage.ts';
 import type { Database } from './database.ts';
+import { DEFAULT_LIST_CURSOR_OPTIONS, PostgresListCursor, type ListCursorOptions } from './list-cursor.ts';
 import { buildListQuery } from './list-query.ts';
 import type { PreparedQueries } from './prepared-queries.ts';
 import { orUnavailable } from './unavailable.ts';
@@ -32,6 +34,8 @@ export interface PostgresStorageOptions {
   readonly futureVersionWaitMs?: number;
   /** How long start() waits for its probe notification on the LISTEN connection. */
   readonly listenCheckTimeoutMs?: number;
+  /** Chunking of streamed lists (tests make the chunks small). */
+  readonly listCursor?: Partial<ListCursorOptions>;
 }
 
 /**
@@ -47,6 +51,7 @@ export class PostgresStorage implements Storage {
   readonly #writer: WriteBatcher;
   readonly hub: WatchHub;
   readonly #futureWaitMs: number;
+  readonly #listCursor: ListCursorOptions;
 
   constructor(options: PostgresStorageOptions) {
     const { database } = options;
@@ -54,6 +59,7 @@ export class PostgresStorage implements Storage {
     this.#queries = database.queries;
     this.#writer = new WriteBatcher(database.queries, { logger: options.logger });
     this.#futureWaitMs = options.futureVersionWaitMs ?? 3000;
+    this.#listCursor = { ...DEFAULT_LIST_CURSOR_OPTIONS, ...options.listCursor };
     this.hub = new WatchHub({
       pool: database.pool,
       queries: database.queries,
@@ -107,6 +113,13 @@ export class PostgresStorage implements Storage {
       next,
       remaining: next && total !== undefined ? total - items.length : undefined,
     };
+  }
+
+  async openList(ref: ResourceRef, options: ListOptions): Promise<ListCursor> {
+    const wanted = options.exactVersion ?? options.minVersion;
+    if (wanted !== undefined) await this.waitForVersion(wanted);
+    const query = buildListQuery(ref, { ...options, limit: undefined, countRemaining: false });
+    return PostgresListCursor.open(this.#pool, query, options.exactVersion, this.#listCursor);
   }
 
   async create(key: ObjectKey, given: StoredKubeObject, options: { requireNamespace?: boolean } = {}): Promise<StoredObject> {
