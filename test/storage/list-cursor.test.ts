@@ -4,7 +4,9 @@ import { after, before, test } from 'node:test';
 import pino from 'pino';
 import type { StoredKubeObject } from '../../src/api/types.ts';
 import { migrateUp, openDatabase, type Database } from '../../src/storage/postgres/database.ts';
+import { DEFAULT_LIST_CURSOR_OPTIONS, PostgresListCursor } from '../../src/storage/postgres/list-cursor.ts';
 import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.ts';
+import { Slots } from '../../src/storage/postgres/slots.ts';
 import { StorageError, type ListCursor, type ObjectKey } from '../../src/storage/storage.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
@@ -84,5 +86,49 @@ test('a cursor at a compacted version is Expired before it returns', async () =>
   await storage.create(key('expired', 'a'), configMap('expired', 'a'));
   await database.pool.query('update compaction set compacted_resource_version = $1', [version + 1]);
   await assert.rejects(storage.openList(CM, { namespace: 'expired', exactVersion: version }), (e: unknown) => e instanceof StorageError && e.code === 'Expired');
+  assert.equal(await openTransactions(), 0);
+});
+
+test('a cursor whose reader takes nothing for a while gives its connection back, and goes on at its version when read again', async () => {
+  const ns = 'idle';
+  for (let i = 0; i < 30; i++) await storage.create(key(ns, `cm-${String(i).padStart(2, '0')}`), configMap(ns, `cm-${String(i).padStart(2, '0')}`));
+  const whole = await storage.list(CM, { namespace: ns });
+  const source = { pool: database.pool, ref: CM, options: { namespace: ns }, slots: new Slots(1), cursor: { ...DEFAULT_LIST_CURSOR_OPTIONS, firstRows: 3, chunkBytes: 600, minRows: 2, maxRows: 7, idleMs: 100 } };
+  const cursor = await PostgresListCursor.open(source);
+  const items = [...(await cursor.next()), ...(await cursor.next())];
+  assert.equal(await openTransactions(), 1);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(await openTransactions(), 0, 'idle: the connection went back');
+  // Meanwhile the collection changes; the list goes on from the same snapshot.
+  await storage.delete(key(ns, 'cm-29'));
+  await storage.create(key(ns, 'cm-30'), configMap(ns, 'cm-30'));
+  items.push(...(await drain(cursor)).items);
+  assert.deepEqual(items, whole.items);
+  await cursor.close();
+  assert.equal(await openTransactions(), 0);
+
+  // Once its version has left the history window, the list cannot go on: Expired.
+  const late = await PostgresListCursor.open(source);
+  await late.next();
+  await new Promise((r) => setTimeout(r, 300));
+  await database.pool.query('update compaction set compacted_resource_version = $1', [(await storage.currentVersion()) + 1]);
+  await assert.rejects(drain(late), (e: unknown) => e instanceof StorageError && e.code === 'Expired');
+  await late.close();
+  assert.equal(await openTransactions(), 0);
+});
+
+test('cursors open at once are bounded (a share of the pool): one more waits until one closes', async () => {
+  const source = { pool: database.pool, ref: CM, options: { namespace: 'chunks' }, slots: new Slots(1), cursor: { ...DEFAULT_LIST_CURSOR_OPTIONS, firstRows: 3, idleMs: 60_000 } };
+  const first = await PostgresListCursor.open(source);
+  let second: PostgresListCursor | undefined;
+  const opening = PostgresListCursor.open(source).then((c) => (second = c));
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(second, undefined, 'waits for a slot');
+  // Other queries still get connections meanwhile.
+  assert.equal((await database.pool.query('select 1 as one')).rows[0].one, 1);
+  await first.close();
+  await opening;
+  assert.ok(second);
+  await second.close();
   assert.equal(await openTransactions(), 0);
 });

@@ -17,6 +17,7 @@ import {
 import type { Database } from './database.ts';
 import { DEFAULT_LIST_CURSOR_OPTIONS, PostgresListCursor, type ListCursorOptions } from './list-cursor.ts';
 import { buildListQuery } from './list-query.ts';
+import { Slots } from './slots.ts';
 import type { PreparedQueries } from './prepared-queries.ts';
 import { orUnavailable } from './unavailable.ts';
 import { WatchHub } from './watch-hub.ts';
@@ -52,6 +53,8 @@ export class PostgresStorage implements Storage {
   readonly hub: WatchHub;
   readonly #futureWaitMs: number;
   readonly #listCursor: ListCursorOptions;
+  /** Whole lists read at once: each holds a connection, so at most half the pool (the rest wait). */
+  readonly #cursorSlots: Slots;
 
   constructor(options: PostgresStorageOptions) {
     const { database } = options;
@@ -60,6 +63,7 @@ export class PostgresStorage implements Storage {
     this.#writer = new WriteBatcher(database.queries, { logger: options.logger });
     this.#futureWaitMs = options.futureVersionWaitMs ?? 3000;
     this.#listCursor = { ...DEFAULT_LIST_CURSOR_OPTIONS, ...options.listCursor };
+    this.#cursorSlots = new Slots(Math.floor((database.pool.options.max ?? 10) / 2));
     this.hub = new WatchHub({
       pool: database.pool,
       queries: database.queries,
@@ -118,8 +122,7 @@ export class PostgresStorage implements Storage {
   async openList(ref: ResourceRef, options: ListOptions): Promise<ListCursor> {
     const wanted = options.exactVersion ?? options.minVersion;
     if (wanted !== undefined) await this.waitForVersion(wanted);
-    const query = buildListQuery(ref, { ...options, limit: undefined, countRemaining: false });
-    return PostgresListCursor.open(this.#pool, query, options.exactVersion, this.#listCursor);
+    return PostgresListCursor.open({ pool: this.#pool, ref, options, slots: this.#cursorSlots, cursor: this.#listCursor });
   }
 
   async create(key: ObjectKey, given: StoredKubeObject, options: { requireNamespace?: boolean } = {}): Promise<StoredObject> {
