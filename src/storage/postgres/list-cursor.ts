@@ -122,6 +122,8 @@ export class PostgresListCursor implements ListCursor {
   /** Operations on the connection, one after the other (a fetch, an idle close, the final close). */
   #queue: Promise<unknown> = Promise.resolve();
   #idleTimer: NodeJS.Timeout | undefined;
+  /** The chunk after the one last returned, being read (one ahead at most). */
+  #ahead: Promise<string[]> | undefined;
 
   private constructor(source: ListSource, open: OpenCursor, resourceVersion: number, first: ListRow[]) {
     this.#source = source;
@@ -150,37 +152,55 @@ export class PostgresListCursor implements ListCursor {
 
   next(): Promise<string[]> {
     clearTimeout(this.#idleTimer);
-    return this.#serially(async () => {
-      if (this.#pending.length > 0) {
-        const items = this.#pending;
-        this.#pending = [];
-        this.#armIdle();
-        return items;
+    if (this.#closed) return Promise.resolve([]);
+    let items: Promise<string[]>;
+    if (this.#pending.length > 0) {
+      const first = this.#pending;
+      this.#pending = [];
+      items = Promise.resolve(first);
+    } else if (this.#ahead) {
+      items = this.#ahead;
+    } else {
+      items = this.#serially(() => this.#fetch());
+    }
+    this.#ahead = undefined;
+    return items.then((chunk) => {
+      // Read the next chunk while the caller writes this one: the database and the network overlap.
+      if (!this.#done && !this.#closed) {
+        const ahead = this.#serially(() => this.#fetch());
+        ahead.catch(() => undefined); // reported to whoever calls next() for it
+        this.#ahead = ahead;
       }
-      if (this.#done || this.#closed) return [];
-      const reopened = !this.#open;
-      this.#open ??= await this.#reopen();
-      const count = this.#nextCount();
-      const rows = await this.#open.fetch(count);
-      // Every row carries the compacted version: the list's own version must still be answerable.
-      if (reopened && rows.length > 0 && this.resourceVersion < Number(rows[0].compacted_rv)) {
-        this.#done = true;
-        await this.#release();
-        throw new StorageError('Expired', 'The resourceVersion for the provided list is too old.');
-      }
-      if (rows.length < count) {
-        this.#done = true;
-        await this.#release();
-      } else {
-        this.#armIdle();
-      }
-      return this.#take(rows);
+      this.#armIdle();
+      return chunk;
     });
+  }
+
+  /** One fetch (reopening the cursor after an idle close). */
+  async #fetch(): Promise<string[]> {
+    if (this.#done || this.#closed) return [];
+    const reopened = !this.#open;
+    this.#open ??= await this.#reopen();
+    const count = this.#nextCount();
+    const rows = await this.#open.fetch(count);
+    // Every row carries the compacted version: the list's own version must still be answerable.
+    if (reopened && rows.length > 0 && this.resourceVersion < Number(rows[0].compacted_rv)) {
+      this.#done = true;
+      await this.#release();
+      throw new StorageError('Expired', 'The resourceVersion for the provided list is too old.');
+    }
+    if (rows.length < count) {
+      this.#done = true;
+      await this.#release();
+    }
+    return this.#take(rows);
   }
 
   close(): Promise<void> {
     clearTimeout(this.#idleTimer);
     this.#closed = true;
+    this.#pending = [];
+    this.#ahead = undefined;
     return this.#serially(() => this.#release());
   }
 
@@ -192,7 +212,8 @@ export class PostgresListCursor implements ListCursor {
 
   #armIdle(): void {
     clearTimeout(this.#idleTimer);
-    if (this.#done || this.#closed || !this.#open) return;
+    if (this.#done || this.#closed) return;
+    // Closes whatever is open by then (a read-ahead may be reopening the cursor right now).
     this.#idleTimer = setTimeout(() => void this.#serially(() => this.#release()), this.#source.cursor.idleMs);
     this.#idleTimer.unref();
   }
