@@ -11,9 +11,10 @@ export interface MaxInFlightLimits {
 
 /** Verbs that change nothing; every other verb (and non-resource POSTs and the like) is mutating. */
 const NON_MUTATING_VERBS = new Set(['get', 'list', 'watch']);
-/** Long-running requests are not counted: kube-apiserver's verbs and subresources that stream. */
+/** Long-running requests are not counted: kube-apiserver's verbs, subresources and paths that stream. */
 const LONG_RUNNING_VERBS = new Set(['watch', 'proxy']);
 const LONG_RUNNING_SUBRESOURCES = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
+const LONG_RUNNING_PATH_PREFIX = '/debug/pprof/';
 
 /** What kube-apiserver answers past the limit (a plain-text body, not a Status), and when to retry. */
 const TOO_MANY = 'Too many requests, please try again later.\n';
@@ -33,7 +34,7 @@ export function maxInFlight(limits: MaxInFlightLimits) {
   return async function limitInFlight(ctx: Context, next: Next): Promise<void> {
     const state = ctx.state as ApiState;
     const info = state.requestInfo;
-    if (LONG_RUNNING_VERBS.has(info.verb) || (info.isResourceRequest && LONG_RUNNING_SUBRESOURCES.has(info.subresource))) return next();
+    if (isLongRunning(info)) return next();
     const kind = NON_MUTATING_VERBS.has(info.verb) ? 'nonMutating' : 'mutating';
     const limit = limits[kind];
     if (limit <= 0) return next();
@@ -53,6 +54,11 @@ export function maxInFlight(limits: MaxInFlightLimits) {
     ctx.res.once('close', release);
     await next();
   };
+}
+
+function isLongRunning(info: ApiState['requestInfo']): boolean {
+  if (LONG_RUNNING_VERBS.has(info.verb)) return true;
+  return info.isResourceRequest ? LONG_RUNNING_SUBRESOURCES.has(info.subresource) : info.path.startsWith(LONG_RUNNING_PATH_PREFIX);
 }
 
 function tooManyRequests(ctx: Context): void {

@@ -69,6 +69,8 @@ describe('--max-requests-inflight=2 --max-mutating-requests-inflight=1', () => {
       // system:masters is always served; mutating requests have their own limit; watches are not counted.
       assert.equal((await admin.get('/version')).status, 200);
       assert.notEqual((await anonymous.post('/version', {})).status, 429);
+      // Long-running paths are not counted either (upstream's profiling endpoints; not served here).
+      assert.equal((await anonymous.get('/debug/pprof/profile')).status, 404);
       const watch = await new Promise<number>((resolve, reject) => {
         const req = https.request(new URL(`${cms}?watch=true&resourceVersion=${version}`, srv.url), { agent: srv.anonymousAgent }, (res) => {
           resolve(res.statusCode ?? 0);
