@@ -47,6 +47,18 @@ export const FLAGS: readonly FlagDefinition[] = [
   flag('compaction-interval', 'duration', '30s', 'How often old history is compacted.'),
   flag('watch-bookmark-interval', 'duration', '60s', 'How often watches that allow bookmarks receive one.'),
   flag('max-request-body-bytes', 'int', '3145728', 'Largest request body accepted (413 above it).'),
+  flag(
+    'max-requests-inflight',
+    'int',
+    '400',
+    'Most non-mutating requests (get, list) served at once; more are answered 429 with Retry-After (system:masters excepted, watches not counted). 0: no limit.',
+  ),
+  flag(
+    'max-mutating-requests-inflight',
+    'int',
+    '200',
+    'Most mutating requests (create, update, patch, delete) served at once; more are answered 429 with Retry-After (system:masters excepted). 0: no limit.',
+  ),
   flag('min-request-timeout', 'int', '1800', 'Upper bound in seconds for the random timeout of watches that set none.'),
   flag('event-ttl', 'duration', '1h', 'How long events are kept after they were last touched.'),
   flag('leader-elect', 'bool', 'true', 'Run the controllers only in the replica that holds the Lease in kube-system.'),
@@ -79,6 +91,8 @@ export interface Config {
   compactionIntervalMs: number;
   watchBookmarkIntervalMs: number;
   maxRequestBodyBytes: number;
+  maxRequestsInflight: number;
+  maxMutatingRequestsInflight: number;
   /** Seconds. */
   minRequestTimeout: number;
   eventTtlMs: number;

@@ -41,6 +41,8 @@ export interface RunningServer {
   readonly storage: PostgresStorage;
   readonly surface: ApiSurface;
   readonly logger: Logger;
+  /** The HTTPS server (its connections, for tests and diagnostics). */
+  readonly httpServer: https.Server;
   /** The in-process controllers (and their leader elector when --leader-elect is on). */
   readonly controllers: Controllers;
   /**
@@ -164,6 +166,7 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
   const shutdownGate = new ShutdownGate({ sendRetryAfter: config.shutdownSendRetryAfter });
   const app = buildApp({
     shutdownGate,
+    maxInFlight: { nonMutating: config.maxRequestsInflight, mutating: config.maxMutatingRequestsInflight },
     surface,
     storage,
     authenticators: [new X509Authenticator()],
@@ -220,5 +223,5 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
       logger.info('stopped');
     })());
 
-  return { url, port, kubeconfigPath, storage, surface, logger, controllers, stop };
+  return { url, port, kubeconfigPath, storage, surface, logger, httpServer: server, controllers, stop };
 }

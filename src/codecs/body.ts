@@ -1,8 +1,8 @@
-import { badRequest } from '../api/errors.ts';
+import { badRequest, requestEntityTooLarge } from '../api/errors.ts';
 import type { BodyFormat, PatchFormat } from './content-type.ts';
 import { exceedsJsonDepth, jsonSyntaxError } from './json-syntax.ts';
 import { containsLoneSurrogate, mayHaveEscapedSurrogate, replaceLoneSurrogatesDeep } from './unicode.ts';
-import { dumpYaml, parseYaml, YamlDecodeError } from './yaml.ts';
+import { dumpYaml, parseYaml, YamlDecodeError, YamlTooLargeError } from './yaml.ts';
 import { unsupportedYamlKey } from './yaml-keys.ts';
 
 export interface DecodeOptions {
@@ -12,6 +12,11 @@ export interface DecodeOptions {
    * ConfigMap): couldn't get version/kind; json parse error: … ({"bad" ...)`.
    */
   readonly expectKind?: string;
+  /**
+   * The request size limit (`--max-request-body-bytes`). JSON cannot decode to more than its own
+   * text; YAML can (aliases), and its decoded value may not be larger than this either (413).
+   */
+  readonly maxDecodedBytes?: number;
 }
 
 /**
@@ -59,8 +64,9 @@ function decodeYaml(body: Uint8Array | string, options: DecodeOptions): unknown 
   const text = typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
   let value: unknown;
   try {
-    value = parseYaml(text);
+    value = parseYaml(text, { maxBytes: options.maxDecodedBytes });
   } catch (err) {
+    if (err instanceof YamlTooLargeError) throw requestEntityTooLarge(err.limit);
     if (!(err instanceof YamlDecodeError)) throw err;
     const why = `error converting YAML to JSON: ${err.message}`;
     if (!options.expectKind) throw badRequest(why);

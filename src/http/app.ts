@@ -10,6 +10,7 @@ import type { Authorizer } from '../auth/authz/authorizer.ts';
 import type { ApiSurface } from '../registry/api-surface.ts';
 import { toApiError } from '../registry/storage-errors.ts';
 import { StorageError, type Storage } from '../storage/storage.ts';
+import { maxInFlight, type MaxInFlightLimits } from './max-inflight.ts';
 import { parseRequestInfo } from './request-info.ts';
 import { notFoundError, resourceHandler } from './resource-handler.ts';
 import { writeStatus } from './respond.ts';
@@ -29,6 +30,8 @@ export interface AppOptions {
   readonly health: HealthChecks;
   readonly settings: Omit<HandlerSettings, 'watchTermination'>;
   readonly shutdownGate: ShutdownGate;
+  /** `--max-requests-inflight` and `--max-mutating-requests-inflight`. */
+  readonly maxInFlight: MaxInFlightLimits;
   readonly logger: Logger;
   readonly compression: boolean;
   readonly serverAddress: () => string;
@@ -36,8 +39,8 @@ export interface AppOptions {
 
 /**
  * The whole request path in one place, outermost first:
- * errors → request info → shutdown gate → authentication → authorization → warnings → compression →
- * routes → resources.
+ * errors → request info → shutdown gate → authentication → max in flight → authorization → warnings →
+ * compression → routes → resources.
  */
 export function buildApp(options: AppOptions): Koa {
   const app = new Koa();
@@ -56,6 +59,7 @@ export function buildApp(options: AppOptions): Koa {
   app.use(requestInfo());
   app.use(options.shutdownGate.middleware());
   app.use(authenticate(options.authenticators));
+  app.use(maxInFlight(options.maxInFlight));
   app.use(authorize(options.authorizers));
   app.use(warningHeaders(options.logger));
   if (options.compression) app.use(compressReads());

@@ -63,12 +63,16 @@ export class ShutdownGate {
       }
       if ((ctx.state as ApiState).requestInfo.verb === 'watch') return next();
       gate.#inFlight++;
+      // A request is in flight until its response is over: a streamed list body is still being
+      // written after the handler returned. 'close' comes then, or when the connection goes.
+      ctx.res.once('close', () => {
+        if (--gate.#inFlight === 0) for (const resolve of gate.#idle.splice(0)) resolve();
+      });
       try {
         await next();
       } finally {
         // A request that began before draining was its connection's last.
         if (!gate.accepting && !ctx.headerSent) ctx.set('Connection', 'close');
-        if (--gate.#inFlight === 0) for (const resolve of gate.#idle.splice(0)) resolve();
       }
     };
   }

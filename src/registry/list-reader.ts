@@ -1,5 +1,5 @@
 import { ApiError, badRequest, expired } from '../api/errors.ts';
-import { StorageError, type ListOptions } from '../storage/storage.ts';
+import { StorageError, type ListCursor, type ListOptions } from '../storage/storage.ts';
 import { decodeContinue, encodeContinue } from './continue-token.ts';
 import { parseSelectors } from './filter.ts';
 import { parseResourceVersion, validateListQuery, type ListQuery } from './list-options.ts';
@@ -15,12 +15,13 @@ export interface ListPage {
 const CONTINUE_EXPIRED =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
-/**
- * Serves a list request following the resourceVersion / resourceVersionMatch table of the protocol:
- * Most Recent and Any read the latest state, NotOlderThan waits for the version, Exact and continue
- * tokens read the snapshot of their version.
- */
-export async function listResource(store: ResourceStore, namespace: string | undefined, q: ListQuery): Promise<ListPage> {
+/** What a list request reads: the storage options, and whether they come from a continue token. */
+interface ListPlan {
+  readonly options: ListOptions;
+  readonly fromToken: boolean;
+}
+
+function planList(store: ResourceStore, namespace: string | undefined, q: ListQuery): ListPlan {
   validateListQuery(q);
   const kind = store.kind;
   const selectors = parseSelectors(kind, q.labelSelector, q.fieldSelector);
@@ -31,20 +32,37 @@ export async function listResource(store: ResourceStore, namespace: string | und
     limit,
     countRemaining: !selectors.filter,
   };
-
-  let options: ListOptions;
-  let fromToken = false;
   if (q.continue) {
     if (q.resourceVersion && q.resourceVersion !== '0') {
       throw badRequest('specifying resource version is not allowed when using continue');
     }
     const pos = decodeContinue(q.continue, kind.namespaced);
-    options = { ...base, after: pos.after, exactVersion: pos.resourceVersion === -1 ? undefined : pos.resourceVersion };
-    fromToken = true;
-  } else {
-    options = { ...base, ...versionOptions(q, limit) };
+    return { options: { ...base, after: pos.after, exactVersion: pos.resourceVersion === -1 ? undefined : pos.resourceVersion }, fromToken: true };
   }
+  return { options: { ...base, ...versionOptions(q, limit) }, fromToken: false };
+}
 
+/** Storage errors of a list in API terms (an expired continue token offers a way forward). */
+function listError(store: ResourceStore, plan: ListPlan, err: unknown): unknown {
+  if (err instanceof StorageError && err.code === 'Expired' && plan.fromToken && plan.options.after) {
+    const e = expired(CONTINUE_EXPIRED);
+    // The way forward the real server offers: a token at the latest version from the same key.
+    e.status.metadata = { continue: encodeContinue(-1, plan.options.after, store.kind.namespaced) };
+    return e;
+  }
+  if (err instanceof ApiError) return err;
+  return store.translate(err, '');
+}
+
+/**
+ * Serves a list request following the resourceVersion / resourceVersionMatch table of the protocol:
+ * Most Recent and Any read the latest state, NotOlderThan waits for the version, Exact and continue
+ * tokens read the snapshot of their version.
+ */
+export async function listResource(store: ResourceStore, namespace: string | undefined, q: ListQuery): Promise<ListPage> {
+  const plan = planList(store, namespace, q);
+  const { options } = plan;
+  const kind = store.kind;
   try {
     const result = await store.storage.list({ group: kind.group, resource: kind.plural }, options);
     return {
@@ -54,14 +72,22 @@ export async function listResource(store: ResourceStore, namespace: string | und
       remainingItemCount: result.next && result.remaining !== undefined ? result.remaining : undefined,
     };
   } catch (err) {
-    if (err instanceof StorageError && err.code === 'Expired' && fromToken && options.after) {
-      const e = expired(CONTINUE_EXPIRED);
-      // The way forward the real server offers: a token at the latest version from the same key.
-      e.status.metadata = { continue: encodeContinue(-1, options.after, kind.namespaced) };
-      throw e;
-    }
-    if (err instanceof ApiError) throw err;
-    throw store.translate(err, '');
+    throw listError(store, plan, err);
+  }
+}
+
+/**
+ * A list request without a limit, opened as a cursor over its snapshot so that it can be written out
+ * as it is read (the same items, version and errors as listResource; such a list has no continue
+ * token). Undefined for a paged list (one with a limit): listResource serves those.
+ */
+export async function openListResource(store: ResourceStore, namespace: string | undefined, q: ListQuery): Promise<ListCursor | undefined> {
+  const plan = planList(store, namespace, q);
+  if (plan.options.limit !== undefined) return undefined;
+  try {
+    return await store.storage.openList({ group: store.kind.group, resource: store.kind.plural }, plan.options);
+  } catch (err) {
+    throw listError(store, plan, err);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { StoredKubeObject } from '../api/types.ts';
 import type {
+  ListCursor,
   ListOptions,
   ListResult,
   ObjectKey,
@@ -68,6 +69,16 @@ class ConvertingStorage implements Storage {
     return { ...result, items: result.items.map((t) => JSON.stringify(this.#m.fromStorage(JSON.parse(t)))) };
   }
 
+  async openList(_ref: ResourceRef, options: ListOptions): Promise<ListCursor> {
+    const cursor = await this.#inner.openList(this.#ref(), options);
+    const from = this.#m.fromStorage;
+    return {
+      resourceVersion: cursor.resourceVersion,
+      next: async () => (await cursor.next()).map((t) => JSON.stringify(from(JSON.parse(t)))),
+      close: () => cursor.close(),
+    };
+  }
+
   async create(key: ObjectKey, object: StoredKubeObject, options?: { requireNamespace?: boolean }): Promise<StoredObject> {
     return this.#out(await this.#inner.create(this.#key(key), this.#in(object), options));
   }
@@ -99,6 +110,7 @@ class ConvertingStorage implements Storage {
         return listener.onEvent(delivery);
       },
       onClose: (reason) => listener.onClose(reason),
+      room: listener.room ? () => listener.room!() : undefined,
     });
   }
 

@@ -54,6 +54,19 @@ export interface ListResult {
   readonly remaining?: number;
 }
 
+/**
+ * A whole list read piece by piece from one snapshot (Storage.openList), for writing out as it is
+ * read: memory follows one chunk, not the collection.
+ */
+export interface ListCursor {
+  /** The list's resourceVersion (known before any item is read). */
+  readonly resourceVersion: number;
+  /** The next items as JSON text, in keyset order; empty once all were read. */
+  next(): Promise<string[]>;
+  /** Releases the snapshot and its connection; safe to call more than once, and at any point. */
+  close(): Promise<void>;
+}
+
 export interface StoredObject {
   readonly object: StoredKubeObject;
   readonly text: string;
@@ -100,6 +113,12 @@ export interface WatchOptions {
 export interface WatchListener {
   /** Returns false when the consumer cannot keep up; the watch is then closed as 'slow'. */
   onEvent(event: WatchDelivery): boolean | void;
+  /**
+   * Backpressure while history is replayed (a watch from an older version): a promise means "wait
+   * before the next replayed change". Live changes cannot wait (they go to every watcher at once);
+   * they are held in the watcher meanwhile, within its bounds, past which the watch is 'slow'.
+   */
+  room?(): Promise<void> | undefined;
   /** The watch ended on the storage side (watcher too slow, shutdown, or history expired). */
   onClose(reason: WatchCloseReason): void;
 }
@@ -123,6 +142,11 @@ export interface WriteOptions {
 export interface Storage {
   get(key: ObjectKey): Promise<StoredObject | null>;
   list(ref: ResourceRef, options: ListOptions): Promise<ListResult>;
+  /**
+   * The same list as `list` without a limit (`limit`, `countRemaining` are ignored), as a cursor. Errors
+   * about the request (Expired, TooLargeVersion, Unavailable) come from this call, before any item.
+   */
+  openList(ref: ResourceRef, options: ListOptions): Promise<ListCursor>;
   /**
    * Stores a new object. With `requireNamespace` the namespace must exist and not be terminating at
    * commit time (NamespaceMissing / NamespaceTerminating otherwise).

@@ -7,7 +7,7 @@
 import protobuf from 'protobufjs';
 import { ApiError, badRequest } from '../../api/errors.ts';
 import { messageForKind, splitApiVersion } from './kind-messages.ts';
-import { messageCodec, type Json } from './message-codec.ts';
+import { encodeMessage, messageCodec, type Json } from './message-codec.ts';
 import { hasMagic, setEmbeddedObjectDecoder } from './well-known.ts';
 import { WIRE_LEN, WireError, WireReader } from './wire-reader.ts';
 
@@ -218,4 +218,46 @@ export function encodeProtobufObject(object: Json): Uint8Array {
 /** Whether objects of this apiVersion and kind have a protobuf form. */
 export function supportsProtobuf(apiVersion: string, kind: string): boolean {
   return messageForKind(apiVersion, kind) !== undefined;
+}
+
+/** How a list is written in parts (see protobufListParts). */
+export interface ProtobufListParts {
+  /** One item as the list's `items` field (field 2: tag, length, message). */
+  item(object: Json): Uint8Array;
+  /** Everything before the items, once their total length is known. */
+  head(itemsLength: number): Uint8Array;
+  /** Everything after them. */
+  tail(): Uint8Array;
+}
+
+/**
+ * The bytes of `encodeProtobufObject(list)`, in parts, for a list written as it is read: the
+ * envelope and the list's metadata, then the items one by one (a list message is its ListMeta,
+ * field 1, then its items, field 2, in field order), then the envelope's last fields.
+ *
+ * @throws ApiError 406 NotAcceptable when the kind has no protobuf form.
+ */
+export function protobufListParts(apiVersion: string, listKind: string, itemKind: string, metadata: object): ProtobufListParts {
+  const listMessage = messageForKind(apiVersion, listKind);
+  const itemMessage = messageForKind(apiVersion, itemKind);
+  if (!listMessage || !itemMessage) throw notMarshalable({ items: [] });
+  const meta = encodeMessage(listMessage, { metadata } as Json);
+  const itemCodec = messageCodec(itemMessage);
+  return {
+    item: (object) => {
+      const w = protobuf.Writer.create();
+      w.uint32(0x12).fork();
+      itemCodec.encode(object, w);
+      w.ldelim();
+      return w.finish();
+    },
+    head: (itemsLength) => {
+      const w = protobuf.Writer.create();
+      w.fixed32(MAGIC_FIXED32_LE);
+      w.uint32(0x0a).fork().uint32(0x0a).string(apiVersion).uint32(0x12).string(listKind).ldelim();
+      w.uint32(0x12).uint32(meta.length + itemsLength);
+      return Buffer.concat([w.finish(), meta]);
+    },
+    tail: () => protobuf.Writer.create().uint32(0x1a).string('').uint32(0x22).string('').finish(),
+  };
 }

@@ -6,7 +6,9 @@
 export {
   decodeProtobufObject,
   encodeProtobufObject,
+  protobufListParts,
   supportsProtobuf,
+  type ProtobufListParts,
   type DecodedObject,
   type ProtobufDecodeOptions,
 } from './envelope.ts';

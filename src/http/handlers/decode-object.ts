@@ -83,7 +83,7 @@ export async function decodeObject(ctx: Context, scope: RequestScope): Promise<D
     assertObjectDepth(decoded.object, 'object');
     return { object: decoded.object as KubeObject, dryRun: params.dryRun };
   }
-  const object = decodeBody(raw, format, { expectKind: scope.kind.kind }) as KubeObject;
+  const object = decodeBody(raw, format, { expectKind: scope.kind.kind, maxDecodedBytes: scope.settings.maxRequestBodyBytes }) as KubeObject;
   applyFieldValidation(ctx, scope, object, format === 'json' ? raw.toString('utf8') : undefined, params.fieldValidation);
   // After unknown fields are gone: what is left is kept, and must fit what the rest of the path can walk.
   assertObjectDepth(object, 'object');

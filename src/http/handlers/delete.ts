@@ -15,7 +15,7 @@ export async function readDeleteOptions(ctx: Context, scope: RequestScope): Prom
     body =
       format === 'protobuf'
         ? decodeProtobufObject(raw, { expect: { apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions' } }).object
-        : decodeBody(raw, format);
+        : decodeBody(raw, format, { maxDecodedBytes: scope.settings.maxRequestBodyBytes });
   }
   return parseDeleteOptions(ctx.URL.searchParams, body);
 }

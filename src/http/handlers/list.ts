@@ -1,31 +1,61 @@
 import type { Context } from 'koa';
 import type { KubeObject } from '../../api/types.ts';
 import { encodeBody, isPretty } from '../../codecs/index.ts';
+import { supportsProtobuf } from '../../codecs/protobuf/index.ts';
 import { apiVersionOf } from '../../registry/kind.ts';
-import { listResource, type ListPage } from '../../registry/list-reader.ts';
+import { listResource, openListResource, type ListPage } from '../../registry/list-reader.ts';
 import { parseListQuery } from '../../registry/list-options.ts';
 import { parseIncludeObject, toTable } from '../../registry/table.ts';
+import { listBody } from '../list-body.ts';
 import { encodeNegotiated, negotiate } from '../respond.ts';
 import type { RequestScope } from '../scope.ts';
 
-/** GET on a collection: one page, at the snapshot the resourceVersion rules pick. */
+/**
+ * GET on a collection: one page, at the snapshot the resourceVersion rules pick. A list without a
+ * limit is written as it is read (list-body.ts), so that its memory follows a chunk of items rather
+ * than the collection; a page (with a limit) is built whole, as it is bounded by its limit.
+ */
 export async function handleList(ctx: Context, scope: RequestScope): Promise<void> {
   const n = negotiate(ctx, { allowTable: true });
   const query = parseListQuery(ctx.URL.searchParams);
   const namespace = scope.kind.namespaced && scope.info.namespace ? scope.info.namespace : undefined;
-  const page = await listResource(scope.store, namespace, query);
   const pretty = n.pretty || isPretty(ctx.query.pretty as string | undefined, ctx.get('user-agent'));
+  const table = n.output === 'table-json' || n.output === 'table-yaml';
+  // Only a Table reads includeObject (a bad value is a 400 then, and ignored otherwise).
+  const includeObject = table ? parseIncludeObject(ctx.query.includeObject as string | undefined) : 'Metadata';
+
+  // Protobuf for a kind without a protobuf form is a 406, which the whole-list path words.
+  const streamable = n.format !== 'protobuf' || supportsProtobuf(apiVersionOf(scope.kind), `${scope.kind.kind}List`);
+  const cursor = streamable ? await openListResource(scope.store, namespace, query) : undefined;
+  if (cursor) {
+    ctx.status = 200;
+    ctx.set('Content-Type', n.contentType);
+    ctx.body = listBody(cursor, {
+      kind: scope.kind,
+      negotiated: n,
+      pretty,
+      includeObject,
+      onError: (err) => {
+        // Too late for a Status: the client sees the response cut off, as from the real server.
+        scope.logger.error({ err, url: ctx.url }, 'list failed while it was written; closing the connection');
+        ctx.res.destroy();
+      },
+    });
+    return;
+  }
+
+  const page = await listResource(scope.store, namespace, query);
 
   ctx.status = 200;
   ctx.set('Content-Type', n.contentType);
-  if (n.output === 'table-json' || n.output === 'table-yaml') {
+  if (table) {
     const objects = page.items.map((t) => JSON.parse(t) as KubeObject);
-    const table = toTable(scope.kind, objects, {
-      includeObject: parseIncludeObject(ctx.query.includeObject as string | undefined),
+    const rendered = toTable(scope.kind, objects, {
+      includeObject,
       listMeta: listMeta(page),
       version: n.convert?.version,
     });
-    ctx.body = encodeBody(table, n.output === 'table-yaml' ? 'yaml' : 'json', { pretty });
+    ctx.body = encodeBody(rendered, n.output === 'table-yaml' ? 'yaml' : 'json', { pretty });
   } else if (n.format === 'json' && !pretty) {
     ctx.body = listJson(scope, page);
   } else {

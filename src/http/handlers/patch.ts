@@ -26,7 +26,7 @@ export async function handlePatch(ctx: Context, scope: RequestScope): Promise<vo
     throw unsupportedMediaType(ctx.get('content-type'), acceptedContentTypes({ patch: true }).filter((t) => !t.includes('apply-patch')));
   }
   const raw = await readBody(ctx, scope.settings.maxRequestBodyBytes);
-  const patch = decodeBody(raw, format);
+  const patch = decodeBody(raw, format, { maxDecodedBytes: scope.settings.maxRequestBodyBytes });
   // Patching walks the patch recursively: bounded before it runs.
   assertObjectDepth(patch, 'patch');
   const precondition = conditionalVersion(patch, format);

@@ -14,8 +14,15 @@ import { negotiate } from '../respond.ts';
 import type { RequestScope } from '../scope.ts';
 import { warningHeaderValues } from '../warning-headers.ts';
 
-/** Bytes a watch response may have queued in the socket before the watcher counts as too slow. */
-const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
+/**
+ * The most a watch may have waiting for a client that does not read, about half in the socket's
+ * send buffer (written, not yet taken by the kernel) and half held back as encoded events while the
+ * socket is full (those are shared with the other watchers of the same change). Past it the watch is
+ * given up: logged as `closing a watch that cannot keep up`, and its connection destroyed, so that
+ * nothing of it stays in memory; the client re-watches from its last version. One event larger than
+ * a half is still sent whole. Documented in docs/operations.md ("Limits and timeouts").
+ */
+export const WATCH_MAX_QUEUED_BYTES = 4 * 1024 * 1024;
 const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
 interface Start {
@@ -79,6 +86,7 @@ export async function handleWatch(ctx: Context, scope: RequestScope): Promise<vo
     };
     const timer = setTimeout(end, timeoutSeconds * 1000);
     stream.onEnd = end;
+    stream.onGiveUp = () => scope.logger.info({ resource: scope.kind.plural }, 'closing a watch that cannot keep up');
     // The response closes when the client goes away (the request's own 'close' only means its body was read).
     ctx.res.on('close', end);
     // At shutdown every watch ends as a complete response; the client re-watches on another replica.
@@ -106,8 +114,14 @@ export async function handleWatch(ctx: Context, scope: RequestScope): Promise<vo
           continue: cont,
         });
         listVersion ??= page.resourceVersion;
-        // The list applies the same selectors (metadata.name included) as the watch.
-        for (const text of page.items) stream.event('ADDED', oneOff(text));
+        // The list applies the same selectors (metadata.name included) as the watch. A client
+        // slower than the list is waited for rather than buffered for.
+        for (const text of page.items) {
+          stream.event('ADDED', oneOff(text));
+          const wait = stream.room();
+          if (wait) await wait;
+          if (stream.closed) break;
+        }
         cont = page.continue;
       } while (cont && !stream.closed);
       fromVersion = Number(listVersion);
@@ -119,14 +133,12 @@ export async function handleWatch(ctx: Context, scope: RequestScope): Promise<vo
       { group: scope.kind.group, resource: scope.kind.plural },
       { namespace, name, filter: selectors.filter, fromVersion },
       {
-        onEvent: (ev) => {
-          stream.event(ev.type, ev);
-          return stream.queuedBytes() < MAX_QUEUED_BYTES;
-        },
+        onEvent: (ev) => stream.event(ev.type, ev),
         onClose: (reason) => {
-          if (reason === 'slow') scope.logger.info({ resource: scope.kind.plural }, 'closing a watch that cannot keep up');
-          stream.end();
+          if (reason === 'slow') stream.giveUp();
+          else stream.end();
         },
+        room: () => stream.room(),
       },
     );
     // The stream may have ended (client gone, shutdown) while the watch was being set up.
@@ -174,8 +186,15 @@ class WatchStream {
   readonly #scope: RequestScope;
   readonly #negotiated: NegotiatedResponse;
   #tableHeadersSent = false;
+  /** Frames waiting for the socket to drain, and their bytes. */
+  #held: (string | Uint8Array)[] = [];
+  #heldBytes = 0;
+  #drainListener: (() => void) | undefined;
+  /** Waiting for room (see room()). */
+  #waiters: (() => void)[] = [];
   closed = false;
   onEnd: () => void = () => undefined;
+  onGiveUp: () => void = () => undefined;
 
   constructor(ctx: Context, scope: RequestScope, negotiated: NegotiatedResponse) {
     this.#ctx = ctx;
@@ -198,28 +217,29 @@ class WatchStream {
     res.socket?.setNoDelay(true);
   }
 
-  queuedBytes(): number {
-    return this.#ctx.res.writableLength;
-  }
-
-  /** Writes one event; encodings shared by all watchers of the change are built once (see WatchDelivery.memo). */
-  event(type: WatchEventType, ev: Deliverable): void {
-    if (this.closed) return;
+  /**
+   * Writes one event; returns false once the watch has been given up (the client is too slow).
+   * Encodings and frames shared by all watchers of the change are built once (see WatchDelivery.memo).
+   */
+  event(type: WatchEventType, ev: Deliverable): boolean {
+    if (this.closed) return false;
     if (this.#negotiated.output === 'table-json') {
       const version = this.#negotiated.convert?.version;
       const render = (noHeaders: boolean) => JSON.stringify(toTable(this.#scope.kind, [ev.object], { noHeaders, version }));
       // Only a watcher's first event carries the column definitions; the rest are the same for everyone.
-      const table = this.#tableHeadersSent ? ev.memo(`table:${version}`, () => render(true)) : render(false);
+      const frame = this.#tableHeadersSent
+        ? ev.memo(`table-frame:${version}:${type}`, () => frameSerializedWatchEvent(type, render(true)))
+        : frameSerializedWatchEvent(type, render(false));
       this.#tableHeadersSent = true;
-      this.#write(frameSerializedWatchEvent(type, table));
-      return;
+      return this.#send(frame);
     }
     if (this.#negotiated.format === 'protobuf') {
-      const envelope = ev.memo('protobuf', () => encodeProtobufObject(ev.object as Record<string, unknown>));
-      this.#write(frameProtobufWatchEvent(type, envelope));
-      return;
+      const frame = ev.memo(`protobuf-frame:${type}`, () =>
+        frameProtobufWatchEvent(type, ev.memo('protobuf', () => encodeProtobufObject(ev.object as Record<string, unknown>))),
+      );
+      return this.#send(frame);
     }
-    this.#write(frameSerializedWatchEvent(type, ev.text()));
+    return this.#send(ev.memo(`json-frame:${type}`, () => frameSerializedWatchEvent(type, ev.text())));
   }
 
   bookmark(version: number, initialEventsEnd: boolean): void {
@@ -228,14 +248,14 @@ class WatchStream {
     const obj = { kind: this.#scope.kind.kind, apiVersion: apiVersionOf(this.#scope.kind), metadata };
     if (this.#negotiated.output === 'table-json') {
       const table = { kind: 'Table', apiVersion: `meta.k8s.io/${this.#negotiated.convert?.version ?? 'v1'}`, metadata: { resourceVersion: String(version) }, columnDefinitions: [], rows: [] };
-      this.#write(frameSerializedWatchEvent('BOOKMARK', JSON.stringify(initialEventsEnd ? { ...table, metadata: { ...table.metadata, annotations: metadata.annotations } } : table)));
+      this.#send(frameSerializedWatchEvent('BOOKMARK', JSON.stringify(initialEventsEnd ? { ...table, metadata: { ...table.metadata, annotations: metadata.annotations } } : table)));
       return;
     }
-    this.#write(this.#frame('BOOKMARK', obj));
+    this.#send(this.#frame('BOOKMARK', obj));
   }
 
   error(status: Status): void {
-    this.#write(this.#frame('ERROR', status));
+    this.#send(this.#frame('ERROR', status));
   }
 
   #frame(type: WatchEventType, obj: object): string | Uint8Array {
@@ -243,17 +263,90 @@ class WatchStream {
     return frameSerializedWatchEvent(type, JSON.stringify(obj));
   }
 
+  /** Resolves once the client has taken what was written (undefined: there is room now). */
+  room(): Promise<void> | undefined {
+    if (this.closed || !this.#full()) return undefined;
+    this.#awaitDrain();
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  /** Ends the response normally (timeout, shutdown, the watch ended on the storage side). */
   end(): void {
     if (this.closed) return;
-    this.closed = true;
+    this.#close();
     const res = this.#ctx.res;
     if (!res.writableEnded) res.end();
     this.onEnd();
   }
 
-  #write(frame: string | Uint8Array): void {
+  /**
+   * The client does not keep up: drop what is held and destroy the connection, so that neither this
+   * process nor the socket keeps the buffered events (ending the response would leave them queued
+   * behind the final chunk for as long as the client stays connected).
+   */
+  giveUp(): void {
     if (this.closed) return;
-    this.#ctx.res.write(frame);
+    this.#close();
+    this.onGiveUp();
+    this.#ctx.res.destroy();
+    this.onEnd();
+  }
+
+  #close(): void {
+    this.closed = true;
+    this.#held = [];
+    this.#heldBytes = 0;
+    if (this.#drainListener) this.#ctx.res.off('drain', this.#drainListener);
+    for (const resolve of this.#waiters.splice(0)) resolve();
+  }
+
+  /** Whether the socket holds its half of the budget, or frames wait for it. */
+  #full(): boolean {
+    return this.#held.length > 0 || this.#ctx.res.writableLength >= WATCH_MAX_QUEUED_BYTES / 2;
+  }
+
+  /** Writes a frame, or holds it while the socket is full; gives up past the budget. */
+  #send(frame: string | Uint8Array): boolean {
+    if (this.closed) return false;
+    if (!this.#full()) {
+      this.#ctx.res.write(frame);
+      return true;
+    }
+    this.#held.push(frame);
+    this.#heldBytes += frame.length;
+    if (this.#held.length > 1 && this.#heldBytes > WATCH_MAX_QUEUED_BYTES / 2) {
+      this.giveUp();
+      return false;
+    }
+    this.#awaitDrain();
+    return true;
+  }
+
+  /** Flushes once the socket drains (the last write said it was full, so a 'drain' comes). */
+  #awaitDrain(): void {
+    if (this.#drainListener) return;
+    this.#drainListener = () => {
+      this.#drainListener = undefined;
+      this.#flush();
+    };
+    this.#ctx.res.once('drain', this.#drainListener);
+  }
+
+  /** On drain: writes held frames while the socket has room, then wakes whoever waits for room. */
+  #flush(): void {
+    const res = this.#ctx.res;
+    let i = 0;
+    while (i < this.#held.length && res.writableLength < WATCH_MAX_QUEUED_BYTES / 2) {
+      const frame = this.#held[i++];
+      this.#heldBytes -= frame.length;
+      res.write(frame);
+    }
+    this.#held.splice(0, i);
+    if (this.#full()) {
+      this.#awaitDrain();
+      return;
+    }
+    for (const resolve of this.#waiters.splice(0)) resolve();
   }
 }
 

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { StoredKubeObject } from '../../api/types.ts';
 import {
   StorageError,
+  type ListCursor,
   type ListOptions,
   type ListResult,
   type ObjectKey,
@@ -14,7 +15,9 @@ import {
   type WatchOptions,
 } from '../storage.ts';
 import type { Database } from './database.ts';
+import { DEFAULT_LIST_CURSOR_OPTIONS, PostgresListCursor, type ListCursorOptions } from './list-cursor.ts';
 import { buildListQuery } from './list-query.ts';
+import { Slots } from './slots.ts';
 import type { PreparedQueries } from './prepared-queries.ts';
 import { orUnavailable } from './unavailable.ts';
 import { WatchHub } from './watch-hub.ts';
@@ -24,13 +27,24 @@ import { stringifyJson } from '../../codecs/deep-json.ts';
 export interface PostgresStorageOptions {
   readonly database: Pick<Database, 'pool' | 'queries' | 'listenConnection'>;
   readonly logger: Logger;
+  /** Live changes a watch may hold while it replays history (default 10,000). */
   readonly maxBufferedEvents?: number;
+  /** Their object text (default WATCH_REPLAY_MAX_BUFFERED_BYTES). */
+  readonly maxBufferedBytes?: number;
   readonly pollIntervalMs?: number;
   /** How long a NotOlderThan/Exact read waits for a version that is not there yet. */
   readonly futureVersionWaitMs?: number;
   /** How long start() waits for its probe notification on the LISTEN connection. */
   readonly listenCheckTimeoutMs?: number;
+  /** Chunking of streamed lists (tests make the chunks small). */
+  readonly listCursor?: Partial<ListCursorOptions>;
 }
+
+/**
+ * The most object text a watch holds of live changes while it replays history for a client (see
+ * Watcher): past it the watch is closed as too slow. Documented in docs/operations.md.
+ */
+export const WATCH_REPLAY_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
 /** The Storage contract on PostgreSQL: see DESIGN.md, "Storage on PostgreSQL". */
 export class PostgresStorage implements Storage {
@@ -39,19 +53,25 @@ export class PostgresStorage implements Storage {
   readonly #writer: WriteBatcher;
   readonly hub: WatchHub;
   readonly #futureWaitMs: number;
+  readonly #listCursor: ListCursorOptions;
+  /** Whole lists read at once: each holds a connection, so at most half the pool (the rest wait). */
+  readonly #cursorSlots: Slots;
 
   constructor(options: PostgresStorageOptions) {
     const { database } = options;
     this.#pool = database.pool;
     this.#queries = database.queries;
-    this.#writer = new WriteBatcher(database.queries);
+    this.#writer = new WriteBatcher(database.queries, { logger: options.logger });
     this.#futureWaitMs = options.futureVersionWaitMs ?? 3000;
+    this.#listCursor = { ...DEFAULT_LIST_CURSOR_OPTIONS, ...options.listCursor };
+    this.#cursorSlots = new Slots(Math.floor((database.pool.options.max ?? 10) / 2));
     this.hub = new WatchHub({
       pool: database.pool,
       queries: database.queries,
       listenConnection: database.listenConnection,
       logger: options.logger,
       maxBufferedEvents: options.maxBufferedEvents ?? 10_000,
+      maxBufferedBytes: options.maxBufferedBytes ?? WATCH_REPLAY_MAX_BUFFERED_BYTES,
       pollIntervalMs: options.pollIntervalMs ?? 2000,
       listenCheckTimeoutMs: options.listenCheckTimeoutMs ?? 5000,
     });
@@ -100,8 +120,15 @@ export class PostgresStorage implements Storage {
     };
   }
 
-  async create(key: ObjectKey, object: StoredKubeObject, options: { requireNamespace?: boolean } = {}): Promise<StoredObject> {
-    const result = await this.#write({ op: 'create', ...opKey(key), objectText: storable(object), nsgate: options.requireNamespace });
+  async openList(ref: ResourceRef, options: ListOptions): Promise<ListCursor> {
+    const wanted = options.exactVersion ?? options.minVersion;
+    if (wanted !== undefined) await this.waitForVersion(wanted);
+    return PostgresListCursor.open({ pool: this.#pool, ref, options, slots: this.#cursorSlots, cursor: this.#listCursor });
+  }
+
+  async create(key: ObjectKey, given: StoredKubeObject, options: { requireNamespace?: boolean } = {}): Promise<StoredObject> {
+    const { object, text } = storable(given);
+    const result = await this.#write({ op: 'create', ...opKey(key), objectText: text, nsgate: options.requireNamespace });
     switch (result.outcome) {
       case 'ok':
         return written(object, result);
@@ -114,11 +141,12 @@ export class PostgresStorage implements Storage {
     }
   }
 
-  async update(key: ObjectKey, object: StoredKubeObject, expectedVersion?: number, expectedUid?: string): Promise<StoredObject> {
+  async update(key: ObjectKey, given: StoredKubeObject, expectedVersion?: number, expectedUid?: string): Promise<StoredObject> {
+    const { object, text } = storable(given);
     const result = await this.#write({
       op: 'update',
       ...opKey(key),
-      objectText: storable(object),
+      objectText: text,
       rv: expectedVersion,
       uid: expectedUid,
     });
@@ -188,17 +216,30 @@ export class PostgresStorage implements Storage {
   }
 }
 
+/** An escaped UTF-16 surrogate not itself preceded by an escaping backslash (JSON.stringify escapes only unpaired ones). */
+const LONE_SURROGATE_ESCAPE = /(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g;
+
 /**
- * The object as JSON text for jsonb. PostgreSQL text (and so jsonb) cannot hold U+0000; such an
- * object is refused up front rather than failing inside the database.
+ * The object as JSON text for jsonb, checked and normalised before it joins a batch, so that no
+ * value PostgreSQL would refuse reaches the batch (where it would fail the writes of others):
+ *
+ * - An unpaired UTF-16 surrogate (`"\ud800"`, possible in a JSON or YAML string or a protobuf
+ *   string that is not UTF-8) becomes U+FFFD, as Go's encoders write it; jsonb refuses the escape.
+ *   The object is then read back from the normalised text, so what the client is answered is what
+ *   was stored.
+ * - PostgreSQL text (and so jsonb) cannot hold U+0000: such an object is refused (Unstorable, 400).
  */
-function storable(object: StoredKubeObject): string {
-  const text = stringifyJson(object);
+function storable(object: StoredKubeObject): { object: StoredKubeObject; text: string } {
+  let text = stringifyJson(object);
   // An escaped NUL: `\u0000` not itself preceded by an escaping backslash.
   if (text.includes('u0000') && /(?<!\\)(?:\\\\)*\\u0000/.test(text)) {
     throw new StorageError('Unstorable', 'strings containing the NUL character (\\u0000) cannot be stored');
   }
-  return text;
+  if (!text.includes('\\ud')) return { object, text };
+  const normalised = text.replace(LONE_SURROGATE_ESCAPE, '$1\ufffd');
+  if (normalised === text) return { object, text };
+  text = normalised;
+  return { object: JSON.parse(text) as StoredKubeObject, text };
 }
 
 function opKey(key: ObjectKey): Pick<WriteOp, 'g' | 'r' | 'ns' | 'n'> {

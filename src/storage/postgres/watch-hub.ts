@@ -12,8 +12,10 @@ export interface WatchHubOptions {
   /** Connection settings for the dedicated LISTEN connection. */
   readonly listenConnection: pg.ClientConfig;
   readonly logger: Logger;
-  /** Events a watcher may have queued before it counts as too slow. */
+  /** Live changes a watcher may hold while it replays history before it counts as too slow. */
   readonly maxBufferedEvents: number;
+  /** Their object text (about bytes). */
+  readonly maxBufferedBytes: number;
   /** A safety poll in case a notification is lost while the LISTEN connection reconnects. */
   readonly pollIntervalMs: number;
   /** How long start() waits for its own probe notification to come back. */
@@ -89,7 +91,8 @@ export class WatchHub {
    */
   async watch(ref: ResourceRef, options: WatchOptions, listener: WatchListener): Promise<WatchHandle> {
     const key = refKey(ref);
-    const watcher = new Watcher(ref, options, listener, this.#options.maxBufferedEvents, (w) => {
+    const limits = { maxEvents: this.#options.maxBufferedEvents, maxBytes: this.#options.maxBufferedBytes };
+    const watcher = new Watcher(ref, options, listener, limits, (w) => {
       this.#watchers.get(key)?.delete(w);
     });
     let set = this.#watchers.get(key);
@@ -101,7 +104,8 @@ export class WatchHub {
         set.delete(watcher);
         throw new StorageError('Expired', `too old resource version: ${options.fromVersion} (${compacted + 1})`);
       }
-      for (const row of rows) watcher.deliver(new LazyChange(row));
+      // A watch that ended meanwhile (client gone, too slow) has had its onClose; its handle is inert.
+      await watcher.replay(changesOf(rows));
       watcher.goLive();
       watcher.advanceTo(this.#lastVersion);
     } catch (err) {
@@ -248,6 +252,10 @@ export class WatchHub {
         '(PgBouncer, cloud poolers) does; set --database-listen-url (DATABASE_LISTEN_URL) to a direct connection to PostgreSQL.',
     );
   }
+}
+
+function* changesOf(rows: readonly HistoryRow[]): Iterable<LazyChange> {
+  for (const row of rows) yield new LazyChange(row);
 }
 
 function refKey(ref: ResourceRef): string {

@@ -2,6 +2,14 @@ import type { StoredKubeObject } from '../../api/types.ts';
 import type { ResourceRef, WatchCloseReason, WatchDelivery, WatchListener, WatchOptions } from '../storage.ts';
 import type { LazyChange } from './change.ts';
 
+/** What a watcher may hold while it replays history: past either bound the watch is closed as 'slow'. */
+export interface WatcherLimits {
+  /** Live changes held. */
+  readonly maxEvents: number;
+  /** Their object text, in UTF-16 code units (about bytes). */
+  readonly maxBytes: number;
+}
+
 /**
  * One watch on one resource: decides which changes it sees (namespace, name, selector, with the
  * transitions a selector implies) and delivers them in version order exactly once.
@@ -10,19 +18,21 @@ export class Watcher {
   readonly ref: ResourceRef;
   readonly options: WatchOptions;
   readonly #listener: WatchListener;
-  readonly #maxBuffered: number;
+  readonly #limits: WatcherLimits;
   /** Highest version this watcher has considered; changes at or below it are never delivered again. */
   sentVersion: number;
   /** While history is being replayed, live changes wait here. */
   #buffer: LazyChange[] | null = [];
+  /** Object text held in #buffer. */
+  #bufferedBytes = 0;
   closed = false;
   #onClose: (w: Watcher) => void;
 
-  constructor(ref: ResourceRef, options: WatchOptions, listener: WatchListener, maxBuffered: number, onClose: (w: Watcher) => void) {
+  constructor(ref: ResourceRef, options: WatchOptions, listener: WatchListener, limits: WatcherLimits, onClose: (w: Watcher) => void) {
     this.ref = ref;
     this.options = options;
     this.#listener = listener;
-    this.#maxBuffered = maxBuffered;
+    this.#limits = limits;
     this.sentVersion = options.fromVersion;
     this.#onClose = onClose;
   }
@@ -35,17 +45,32 @@ export class Watcher {
   offer(change: LazyChange): void {
     if (this.closed) return;
     if (this.#buffer) {
-      if (this.#buffer.length >= this.#maxBuffered) return this.close('slow');
+      this.#bufferedBytes += change.objectText.length;
+      if (this.#buffer.length >= this.#limits.maxEvents || this.#bufferedBytes > this.#limits.maxBytes) return this.close('slow');
       this.#buffer.push(change);
       return;
     }
     this.deliver(change);
   }
 
+  /**
+   * Replays changes from history in order, waiting whenever the listener asks for room (a client
+   * slower than the replay); live changes meanwhile wait in the buffer, within its bounds.
+   */
+  async replay(changes: Iterable<LazyChange>): Promise<void> {
+    for (const change of changes) {
+      if (this.closed) return;
+      this.deliver(change);
+      const wait = this.#listener.room?.();
+      if (wait) await wait;
+    }
+  }
+
   /** Ends catch-up: delivers what arrived during the replay, then goes live. */
   goLive(): void {
     const pending = this.#buffer ?? [];
     this.#buffer = null;
+    this.#bufferedBytes = 0;
     for (const change of pending) {
       if (this.closed) return;
       this.deliver(change);
@@ -68,6 +93,7 @@ export class Watcher {
     if (this.closed) return;
     this.closed = true;
     this.#buffer = null;
+    this.#bufferedBytes = 0;
     this.#onClose(this);
     this.#listener.onClose(reason);
   }

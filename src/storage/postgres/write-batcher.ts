@@ -1,4 +1,6 @@
+import type { Logger } from 'pino';
 import type { PreparedQueries } from './prepared-queries.ts';
+import { isDataRefusal, refusedWrite } from './write-refusal.ts';
 
 /** One write as kube_write_batch takes it (see migrations/0002-write-function.ts). */
 export interface WriteOp {
@@ -32,12 +34,27 @@ export interface WriteBatcherOptions {
   /** Batches sent at once; more than one lets the next batch wait on the lock while one commits. */
   readonly maxInFlight: number;
   readonly maxBatchSize: number;
+  /**
+   * Object text per batch: the batch is one jsonb parameter, and jsonb refuses more than 255 MiB, so
+   * many large objects go out in several batches (a single write larger than this goes alone).
+   */
+  readonly maxBatchBytes: number;
+  /** Where writes PostgreSQL refused are logged (their SQLSTATE and message, never their data). */
+  readonly logger?: Logger;
 }
+
+const DEFAULTS: WriteBatcherOptions = { maxInFlight: 2, maxBatchSize: 200, maxBatchBytes: 64 * 1024 * 1024 };
 
 /**
  * Group commit: API writes that arrive while a batch is committing are sent together as the next
  * batch, in one transaction with one NOTIFY. Under load this turns N commits into one; with a single
  * client it adds nothing (the queue is empty, the write goes out at once).
+ *
+ * One client's bad data must not fail the others: when PostgreSQL refuses a batch for its data (see
+ * isDataRefusal; the transaction rolled back, nothing was written), its writes are sent again one by
+ * one, in their order, so that only the write that carries the bad value fails (Unstorable, a 400).
+ * Each of those is its own kube_write_batch call under the same advisory lock, so commit order still
+ * equals resourceVersion order.
  */
 export class WriteBatcher {
   readonly #queries: PreparedQueries;
@@ -45,9 +62,9 @@ export class WriteBatcher {
   #queue: Pending[] = [];
   #inFlight = 0;
 
-  constructor(queries: PreparedQueries, options: WriteBatcherOptions = { maxInFlight: 2, maxBatchSize: 200 }) {
+  constructor(queries: PreparedQueries, options: Partial<WriteBatcherOptions> = {}) {
     this.#queries = queries;
-    this.#options = options;
+    this.#options = { ...DEFAULTS, ...options };
   }
 
   write(op: WriteOp): Promise<WriteResult> {
@@ -59,7 +76,7 @@ export class WriteBatcher {
 
   #pump(): void {
     while (this.#inFlight < this.#options.maxInFlight && this.#queue.length > 0) {
-      const batch = this.#queue.splice(0, this.#options.maxBatchSize);
+      const batch = this.#queue.splice(0, this.#batchLength());
       this.#inFlight++;
       this.#send(batch).finally(() => {
         this.#inFlight--;
@@ -68,24 +85,81 @@ export class WriteBatcher {
     }
   }
 
+  /** How many queued writes the next batch takes: up to maxBatchSize, and maxBatchBytes of object text (at least one). */
+  #batchLength(): number {
+    const { maxBatchSize, maxBatchBytes } = this.#options;
+    let bytes = 0;
+    let n = 0;
+    while (n < this.#queue.length && n < maxBatchSize) {
+      bytes += this.#queue[n].op.objectText?.length ?? 0;
+      if (n > 0 && bytes > maxBatchBytes) break;
+      n++;
+    }
+    return n;
+  }
+
   async #send(batch: Pending[]): Promise<void> {
+    let rows: BatchRow[];
     try {
-      const res = await this.#queries.query(
-        'kube_write_batch',
-        'select idx, outcome, resource_version, object from kube_write_batch($1::jsonb)',
-        [encodeBatch(batch.map((p) => p.op))],
-      );
-      for (const row of res.rows) {
-        batch[row.idx - 1].resolve({
-          outcome: row.outcome,
-          resourceVersion: row.resource_version === null ? null : Number(row.resource_version),
-          objectText: row.object,
-        });
-      }
+      rows = await this.#run(batch.map((p) => p.op));
     } catch (err) {
+      if (isDataRefusal(err)) return this.#sendOneByOne(batch, err);
       for (const p of batch) p.reject(err);
+      return;
+    }
+    for (const row of rows) batch[row.idx - 1].resolve(resultOf(row));
+  }
+
+  /** After a refused batch: each write alone, in order; a write refused on its own fails with Unstorable. */
+  async #sendOneByOne(batch: Pending[], batchError: unknown): Promise<void> {
+    if (batch.length === 1) {
+      this.#refused(batchError);
+      batch[0].reject(refusedWrite(batchError));
+      return;
+    }
+    for (const p of batch) {
+      try {
+        const [row] = await this.#run([p.op]);
+        p.resolve(resultOf(row));
+      } catch (err) {
+        if (isDataRefusal(err)) {
+          this.#refused(err);
+          p.reject(refusedWrite(err));
+        } else {
+          p.reject(err);
+        }
+      }
     }
   }
+
+  #refused(err: unknown): void {
+    const { code, message } = err as { code?: string; message?: string };
+    this.#options.logger?.info({ code, reason: message }, 'PostgreSQL refused the data of a write; answered 400');
+  }
+
+  async #run(ops: WriteOp[]): Promise<BatchRow[]> {
+    const res = await this.#queries.query<BatchRow>(
+      'kube_write_batch',
+      'select idx, outcome, resource_version, object from kube_write_batch($1::jsonb)',
+      [encodeBatch(ops)],
+    );
+    return res.rows;
+  }
+}
+
+interface BatchRow {
+  idx: number;
+  outcome: WriteResult['outcome'];
+  resource_version: string | null;
+  object: string | null;
+}
+
+function resultOf(row: BatchRow): WriteResult {
+  return {
+    outcome: row.outcome,
+    resourceVersion: row.resource_version === null ? null : Number(row.resource_version),
+    objectText: row.object,
+  };
 }
 
 /** Builds the ops array as JSON text, splicing object texts in rather than parsing and re-encoding them. */

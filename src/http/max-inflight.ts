@@ -1,0 +1,70 @@
+import type { Context, Next } from 'koa';
+import { SYSTEM_MASTERS } from '../auth/user.ts';
+import type { ApiState } from './scope.ts';
+
+export interface MaxInFlightLimits {
+  /** `--max-requests-inflight`: get, list (and non-resource GETs) at once; 0 means no limit. */
+  readonly nonMutating: number;
+  /** `--max-mutating-requests-inflight`: every other verb at once; 0 means no limit. */
+  readonly mutating: number;
+}
+
+/** Verbs that change nothing; every other verb (and non-resource POSTs and the like) is mutating. */
+const NON_MUTATING_VERBS = new Set(['get', 'list', 'watch']);
+/** Long-running requests are not counted: kube-apiserver's verbs, subresources and paths that stream. */
+const LONG_RUNNING_VERBS = new Set(['watch', 'proxy']);
+const LONG_RUNNING_SUBRESOURCES = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
+const LONG_RUNNING_PATH_PREFIX = '/debug/pprof/';
+
+/** What kube-apiserver answers past the limit (a plain-text body, not a Status), and when to retry. */
+const TOO_MANY = 'Too many requests, please try again later.\n';
+const RETRY_AFTER_SECONDS = '1';
+
+/**
+ * kube-apiserver's max-in-flight filter (the one it uses without API Priority and Fairness): at most
+ * so many non-mutating and so many mutating requests are served at once; past that a request gets
+ * 429 with `Retry-After: 1` at once (clients retry), except for members of system:masters, who are
+ * always served. Watches and other long-running requests are not counted. A request holds its place
+ * until its response is over, streamed list bodies included.
+ *
+ * Runs after authentication (for the system:masters exception) and before authorization, as upstream.
+ */
+export function maxInFlight(limits: MaxInFlightLimits) {
+  const inFlight = { mutating: 0, nonMutating: 0 };
+  return async function limitInFlight(ctx: Context, next: Next): Promise<void> {
+    const state = ctx.state as ApiState;
+    const info = state.requestInfo;
+    if (isLongRunning(info)) return next();
+    const kind = NON_MUTATING_VERBS.has(info.verb) ? 'nonMutating' : 'mutating';
+    const limit = limits[kind];
+    if (limit <= 0) return next();
+    if (inFlight[kind] >= limit) {
+      if (state.user?.groups.includes(SYSTEM_MASTERS)) return next();
+      tooManyRequests(ctx);
+      return;
+    }
+    inFlight[kind]++;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      inFlight[kind]--;
+    };
+    // 'close' comes once the response is over, or its connection gone: after a streamed body too.
+    ctx.res.once('close', release);
+    await next();
+  };
+}
+
+function isLongRunning(info: ApiState['requestInfo']): boolean {
+  if (LONG_RUNNING_VERBS.has(info.verb)) return true;
+  return info.isResourceRequest ? LONG_RUNNING_SUBRESOURCES.has(info.subresource) : info.path.startsWith(LONG_RUNNING_PATH_PREFIX);
+}
+
+function tooManyRequests(ctx: Context): void {
+  ctx.status = 429;
+  ctx.set('Retry-After', RETRY_AFTER_SECONDS);
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('Content-Type', 'text/plain; charset=utf-8');
+  ctx.body = TOO_MANY;
+}

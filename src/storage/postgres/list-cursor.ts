@@ -1,0 +1,251 @@
+import type pg from 'pg';
+import { StorageError, type ListCursor, type ListKey, type ListOptions, type ResourceRef } from '../storage.ts';
+import { buildListQuery } from './list-query.ts';
+import type { Slots } from './slots.ts';
+import { orUnavailable } from './unavailable.ts';
+
+export interface ListCursorOptions {
+  /** Rows the first fetch reads (it also gives the list's version, before anything is written). */
+  readonly firstRows: number;
+  /** About how much object text each later fetch reads; the row count follows the rows' sizes. */
+  readonly chunkBytes: number;
+  /** Bounds on the rows of one fetch. */
+  readonly minRows: number;
+  readonly maxRows: number;
+  /**
+   * How long a cursor stays open while its reader takes nothing (a client that does not read): then
+   * its connection goes back to the pool, and the list goes on later from its last key at its version.
+   */
+  readonly idleMs: number;
+}
+
+export const DEFAULT_LIST_CURSOR_OPTIONS: ListCursorOptions = { firstRows: 10, chunkBytes: 1024 * 1024, minRows: 1, maxRows: 2000, idleMs: 500 };
+
+/** Where a cursor reads from, and what bounds it. */
+export interface ListSource {
+  readonly pool: pg.Pool;
+  readonly ref: ResourceRef;
+  readonly options: ListOptions;
+  /** Cursors open at once (each holds a pool connection): a share of the pool, so that other requests always find one. */
+  readonly slots: Slots;
+  readonly cursor: ListCursorOptions;
+}
+
+interface ListRow {
+  list_rv: string;
+  compacted_rv: string;
+  namespace: string | null;
+  name: string | null;
+  object: string | null;
+}
+
+/** One open transaction with its cursor (a pool connection and a cursor slot). */
+class OpenCursor {
+  readonly #client: pg.PoolClient;
+  readonly #slots: Slots;
+  #released = false;
+
+  private constructor(client: pg.PoolClient, slots: Slots) {
+    this.#client = client;
+    this.#slots = slots;
+  }
+
+  static async open(source: ListSource, options: ListOptions): Promise<OpenCursor> {
+    await source.slots.acquire();
+    let client: pg.PoolClient;
+    try {
+      client = await orUnavailable(() => source.pool.connect());
+    } catch (err) {
+      source.slots.release();
+      throw err;
+    }
+    const opened = new OpenCursor(client, source.slots);
+    const query = buildListQuery(source.ref, { ...options, limit: undefined, countRemaining: false });
+    try {
+      await orUnavailable(async () => {
+        await client.query('begin read only');
+        await client.query({ text: `declare list_cursor no scroll cursor for ${query.text}`, values: query.values });
+      });
+    } catch (err) {
+      opened.release(err);
+      throw err;
+    }
+    return opened;
+  }
+
+  async fetch(count: number): Promise<ListRow[]> {
+    try {
+      return (await orUnavailable(() => this.#client.query<ListRow>(`fetch ${count} from list_cursor`))).rows;
+    } catch (err) {
+      this.release(err);
+      throw err;
+    }
+  }
+
+  /** Ends the transaction and gives the connection and the slot back; a failed connection is dropped. */
+  async close(): Promise<void> {
+    if (this.#released) return;
+    try {
+      await this.#client.query('commit');
+      this.release();
+    } catch (err) {
+      this.release(err);
+    }
+  }
+
+  release(err?: unknown): void {
+    if (this.#released) return;
+    this.#released = true;
+    this.#client.release(err === undefined ? undefined : err instanceof Error ? err : true);
+    this.#slots.release();
+  }
+}
+
+/**
+ * A whole list read in chunks through a server-side cursor, so that the server holds one chunk at a
+ * time instead of the collection. The cursor's statement (list-query.ts) is one snapshot however long
+ * the reading takes. A reader that takes nothing for `idleMs` (a client that stopped reading) does not
+ * keep the connection: the cursor is closed, and reopened when the reader comes back, after the last
+ * key read and at the list's version (the state as of that version, as continue tokens read it; 410
+ * Expired once that version has left the history window).
+ */
+export class PostgresListCursor implements ListCursor {
+  readonly resourceVersion: number;
+  readonly #source: ListSource;
+  #open: OpenCursor | undefined;
+  #pending: string[];
+  #done: boolean;
+  #closed = false;
+  #lastKey: ListKey | undefined;
+  #rowBytes = 0;
+  #rowCount = 0;
+  /** Operations on the connection, one after the other (a fetch, an idle close, the final close). */
+  #queue: Promise<unknown> = Promise.resolve();
+  #idleTimer: NodeJS.Timeout | undefined;
+  /** The chunk after the one last returned, being read (one ahead at most). */
+  #ahead: Promise<string[]> | undefined;
+
+  private constructor(source: ListSource, open: OpenCursor, resourceVersion: number, first: ListRow[]) {
+    this.#source = source;
+    this.#open = open;
+    this.resourceVersion = resourceVersion;
+    this.#done = first.length < source.cursor.firstRows;
+    this.#pending = this.#take(first);
+    if (this.#done) void this.#serially(() => this.#release());
+    else this.#armIdle();
+  }
+
+  /**
+   * Opens the cursor and reads the first chunk. An exact version (when asked) must not be older than
+   * the compacted version: Expired otherwise, before anything is returned.
+   */
+  static async open(source: ListSource): Promise<PostgresListCursor> {
+    const open = await OpenCursor.open(source, source.options);
+    const rows = await open.fetch(source.cursor.firstRows);
+    const head = rows[0];
+    if (source.options.exactVersion !== undefined && source.options.exactVersion < Number(head.compacted_rv)) {
+      await open.close();
+      throw new StorageError('Expired', 'The resourceVersion for the provided list is too old.');
+    }
+    return new PostgresListCursor(source, open, Number(head.list_rv), rows);
+  }
+
+  next(): Promise<string[]> {
+    clearTimeout(this.#idleTimer);
+    if (this.#closed) return Promise.resolve([]);
+    let items: Promise<string[]>;
+    if (this.#pending.length > 0) {
+      const first = this.#pending;
+      this.#pending = [];
+      items = Promise.resolve(first);
+    } else if (this.#ahead) {
+      items = this.#ahead;
+    } else {
+      items = this.#serially(() => this.#fetch());
+    }
+    this.#ahead = undefined;
+    return items.then((chunk) => {
+      // Read the next chunk while the caller writes this one: the database and the network overlap.
+      if (!this.#done && !this.#closed) {
+        const ahead = this.#serially(() => this.#fetch());
+        ahead.catch(() => undefined); // reported to whoever calls next() for it
+        this.#ahead = ahead;
+      }
+      this.#armIdle();
+      return chunk;
+    });
+  }
+
+  /** One fetch (reopening the cursor after an idle close). */
+  async #fetch(): Promise<string[]> {
+    if (this.#done || this.#closed) return [];
+    const reopened = !this.#open;
+    this.#open ??= await this.#reopen();
+    const count = this.#nextCount();
+    const rows = await this.#open.fetch(count);
+    // Every row carries the compacted version: the list's own version must still be answerable.
+    if (reopened && rows.length > 0 && this.resourceVersion < Number(rows[0].compacted_rv)) {
+      this.#done = true;
+      await this.#release();
+      throw new StorageError('Expired', 'The resourceVersion for the provided list is too old.');
+    }
+    if (rows.length < count) {
+      this.#done = true;
+      await this.#release();
+    }
+    return this.#take(rows);
+  }
+
+  close(): Promise<void> {
+    clearTimeout(this.#idleTimer);
+    this.#closed = true;
+    this.#pending = [];
+    this.#ahead = undefined;
+    return this.#serially(() => this.#release());
+  }
+
+  /** After an idle close: the rest of the list, at the list's version, after the last key read. */
+  #reopen(): Promise<OpenCursor> {
+    const options: ListOptions = { ...this.#source.options, exactVersion: this.resourceVersion, after: this.#lastKey ?? this.#source.options.after };
+    return OpenCursor.open(this.#source, options);
+  }
+
+  #armIdle(): void {
+    clearTimeout(this.#idleTimer);
+    if (this.#done || this.#closed) return;
+    // Closes whatever is open by then (a read-ahead may be reopening the cursor right now).
+    this.#idleTimer = setTimeout(() => void this.#serially(() => this.#release()), this.#source.cursor.idleMs);
+    this.#idleTimer.unref();
+  }
+
+  async #release(): Promise<void> {
+    const open = this.#open;
+    this.#open = undefined;
+    await open?.close();
+  }
+
+  #serially<T>(op: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(op, op);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Item texts of the rows (the empty list's single row has none), remembering where the list is. */
+  #take(rows: ListRow[]): string[] {
+    const items: string[] = [];
+    for (const r of rows) {
+      if (r.object === null) continue;
+      items.push(r.object);
+      this.#rowBytes += r.object.length;
+      this.#lastKey = { namespace: r.namespace as string, name: r.name as string };
+    }
+    this.#rowCount += items.length;
+    return items;
+  }
+
+  #nextCount(): number {
+    const { chunkBytes, minRows, maxRows } = this.#source.cursor;
+    const average = this.#rowCount > 0 ? this.#rowBytes / this.#rowCount : 1024;
+    return Math.max(minRows, Math.min(maxRows, Math.floor(chunkBytes / Math.max(1, average))));
+  }
+}
