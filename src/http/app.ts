@@ -11,6 +11,7 @@ import type { ApiSurface } from '../registry/api-surface.ts';
 import { toApiError } from '../registry/storage-errors.ts';
 import { StorageError, type Storage } from '../storage/storage.ts';
 import { parseRequestInfo } from './request-info.ts';
+import { requestTimeout } from './request-timeout.ts';
 import { notFoundError, resourceHandler } from './resource-handler.ts';
 import { writeStatus } from './respond.ts';
 import { registerDiscoveryRoutes } from './routes/discovery-routes.ts';
@@ -35,8 +36,8 @@ export interface AppOptions {
 
 /**
  * The whole request path in one place, outermost first:
- * errors → request info → shutdown gate → authentication → authorization → warnings → compression →
- * routes → resources.
+ * errors → request info → shutdown gate → request timeout →
+ * authentication → authorization → warnings → compression → routes → resources.
  */
 export function buildApp(options: AppOptions): Koa {
   const app = new Koa();
@@ -54,6 +55,7 @@ export function buildApp(options: AppOptions): Koa {
   app.use(statusErrors(options.logger));
   app.use(requestInfo());
   app.use(options.shutdownGate.middleware());
+  app.use(requestTimeout(options.settings.requestTimeoutMs, options.logger));
   app.use(authenticate(options.authenticators));
   app.use(authorize(options.authorizers));
   app.use(warningHeaders());

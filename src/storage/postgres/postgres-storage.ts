@@ -21,7 +21,7 @@ import { WatchHub } from './watch-hub.ts';
 import { WriteBatcher, type WriteOp, type WriteResult } from './write-batcher.ts';
 
 export interface PostgresStorageOptions {
-  readonly database: Pick<Database, 'pool' | 'queries' | 'listenConnection'>;
+  readonly database: Pick<Database, 'pool' | 'queries' | 'listenConnection'> & Partial<Pick<Database, 'connectTimeoutMs'>>;
   readonly logger: Logger;
   readonly maxBufferedEvents?: number;
   readonly pollIntervalMs?: number;
@@ -43,7 +43,7 @@ export class PostgresStorage implements Storage {
     const { database } = options;
     this.#pool = database.pool;
     this.#queries = database.queries;
-    this.#writer = new WriteBatcher(database.queries);
+    this.#writer = new WriteBatcher(database.queries, { maxQueueWaitMs: database.connectTimeoutMs });
     this.#futureWaitMs = options.futureVersionWaitMs ?? 3000;
     this.hub = new WatchHub({
       pool: database.pool,
@@ -75,7 +75,7 @@ export class PostgresStorage implements Storage {
     const wanted = options.exactVersion ?? options.minVersion;
     if (wanted !== undefined) await this.waitForVersion(wanted);
     const query = buildListQuery(ref, options);
-    const res = await orUnavailable(() => this.#pool.query(query));
+    const res = await orUnavailable(() => this.#pool.query(this.#queries.timed(query)));
     const head = res.rows[0];
     const compacted = Number(head.compacted_rv);
     if (options.exactVersion !== undefined && options.exactVersion < compacted) {
@@ -130,7 +130,8 @@ export class PostgresStorage implements Storage {
   }
 
   watch(ref: ResourceRef, options: WatchOptions, listener: WatchListener): Promise<WatchHandle> {
-    return this.hub.watch(ref, options, listener);
+    // Its history replay reads the database: a database that is down is Unavailable here too.
+    return orUnavailable(() => this.hub.watch(ref, options, listener));
   }
 
   async currentVersion(): Promise<number> {
@@ -142,12 +143,28 @@ export class PostgresStorage implements Storage {
   }
 
   async compactedVersion(): Promise<number> {
-    const res = await orUnavailable(() => this.#pool.query('select compacted_resource_version as rv from compaction'));
+    const res = await orUnavailable(() => this.#pool.query(this.#queries.timed({ text: 'select compacted_resource_version as rv from compaction' })));
     return Number(res.rows[0].rv);
   }
 
-  async ping(): Promise<void> {
-    await orUnavailable(() => this.#pool.query('select 1'));
+  /**
+   * One round trip to the database. With `timeoutMs`, a database that does not answer in time
+   * (frozen, unreachable, every connection busy) fails the ping then, whichever step it hangs in.
+   */
+  async ping(timeoutMs?: number): Promise<void> {
+    if (!timeoutMs) {
+      await orUnavailable(() => this.#pool.query('select 1'));
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new StorageError('Timeout', `the database did not answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      await Promise.race([orUnavailable(() => this.#pool.query({ text: 'select 1', query_timeout: timeoutMs } as pg.QueryConfig)), late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async close(): Promise<void> {

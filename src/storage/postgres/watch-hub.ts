@@ -133,15 +133,15 @@ export class WatchHub {
       extra += ` and name = $${values.length}`;
     }
     // One statement, one snapshot: the compaction mark and the rows agree.
-    const res = await this.#options.pool.query(
-      `with c as (select compacted_resource_version as compacted from compaction)
+    const res = await this.#options.pool.query(this.#options.queries.timed({
+      text: `with c as (select compacted_resource_version as compacted from compaction)
        select c.compacted, h.* from c left join lateral (
          select ${HISTORY_COLUMNS} from history
           where api_group = $1 and resource = $2 and resource_version > $3${extra}
           order by resource_version
        ) h on true`,
       values,
-    );
+    }));
     const compacted = res.rows.length > 0 ? Number(res.rows[0].compacted) : 0;
     const rows = res.rows.filter((r) => r.resource_version !== null) as HistoryRow[];
     return { compacted, rows };

@@ -1,3 +1,4 @@
+import { StorageError } from '../storage.ts';
 import type { PreparedQueries } from './prepared-queries.ts';
 
 /** One write as kube_write_batch takes it (see migrations/0002-write-function.ts). */
@@ -24,6 +25,8 @@ export interface WriteResult {
 
 interface Pending {
   op: WriteOp;
+  /** performance.now() when it was queued. */
+  queuedAt: number;
   resolve(result: WriteResult): void;
   reject(err: unknown): void;
 }
@@ -32,6 +35,12 @@ export interface WriteBatcherOptions {
   /** Batches sent at once; more than one lets the next batch wait on the lock while one commits. */
   readonly maxInFlight: number;
   readonly maxBatchSize: number;
+  /**
+   * Longest a write may wait in the queue while the batches ahead of it are stuck (a database that
+   * does not answer); past it the write is refused as Unavailable. It was never sent, so it can never
+   * be applied later behind its client's back. 0: no limit (--database-connect-timeout).
+   */
+  readonly maxQueueWaitMs?: number;
 }
 
 /**
@@ -44,15 +53,16 @@ export class WriteBatcher {
   readonly #options: WriteBatcherOptions;
   #queue: Pending[] = [];
   #inFlight = 0;
+  #expiry: NodeJS.Timeout | undefined;
 
-  constructor(queries: PreparedQueries, options: WriteBatcherOptions = { maxInFlight: 2, maxBatchSize: 200 }) {
+  constructor(queries: PreparedQueries, options: Partial<WriteBatcherOptions> = {}) {
     this.#queries = queries;
-    this.#options = options;
+    this.#options = { maxInFlight: 2, maxBatchSize: 200, ...options };
   }
 
   write(op: WriteOp): Promise<WriteResult> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ op, resolve, reject });
+      this.#queue.push({ op, queuedAt: performance.now(), resolve, reject });
       this.#pump();
     });
   }
@@ -66,6 +76,25 @@ export class WriteBatcher {
         this.#pump();
       });
     }
+    this.#watchQueue();
+  }
+
+  /** While writes wait behind stuck batches, one timer refuses those that waited too long. */
+  #watchQueue(): void {
+    const limit = this.#options.maxQueueWaitMs;
+    if (!limit || this.#expiry || this.#queue.length === 0) return;
+    const due = this.#queue[0].queuedAt + limit - performance.now();
+    this.#expiry = setTimeout(() => {
+      this.#expiry = undefined;
+      const now = performance.now();
+      let expired = 0;
+      while (expired < this.#queue.length && now - this.#queue[expired].queuedAt >= limit) expired++;
+      for (const p of this.#queue.splice(0, expired)) {
+        p.reject(new StorageError('Unavailable', `the storage is unavailable: the write could not be sent within ${limit} ms`));
+      }
+      this.#watchQueue();
+    }, Math.max(0, due));
+    this.#expiry.unref();
   }
 
   async #send(batch: Pending[]): Promise<void> {
