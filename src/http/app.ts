@@ -10,6 +10,7 @@ import type { Authorizer } from '../auth/authz/authorizer.ts';
 import type { ApiSurface } from '../registry/api-surface.ts';
 import { toApiError } from '../registry/storage-errors.ts';
 import { StorageError, type Storage } from '../storage/storage.ts';
+import { closeUnreadBodies } from './close-unread-bodies.ts';
 import { parseRequestInfo } from './request-info.ts';
 import { requestTimeout } from './request-timeout.ts';
 import { notFoundError, resourceHandler } from './resource-handler.ts';
@@ -36,7 +37,7 @@ export interface AppOptions {
 
 /**
  * The whole request path in one place, outermost first:
- * errors → request info → shutdown gate → request timeout →
+ * closing connections with unread bodies → errors → request info → shutdown gate → request timeout →
  * authentication → authorization → warnings → compression → routes → resources.
  */
 export function buildApp(options: AppOptions): Koa {
@@ -52,6 +53,7 @@ export function buildApp(options: AppOptions): Koa {
   registerOpenApiRoutes(router, options.surface);
 
   app.use(requestLog(options.logger));
+  app.use(closeUnreadBodies());
   app.use(statusErrors(options.logger));
   app.use(requestInfo());
   app.use(options.shutdownGate.middleware());
