@@ -15,6 +15,8 @@ export interface BenchServer {
   readonly databaseUrl: string;
   /** A keep-alive agent presenting the admin client certificate; destroyed by stop(). */
   agent(options?: https.AgentOptions): https.Agent;
+  /** A keep-alive agent without a client certificate (system:anonymous); destroyed by stop(). */
+  anonymousAgent(options?: https.AgentOptions): https.Agent;
   stop(): Promise<void>;
 }
 
@@ -38,6 +40,11 @@ function agentFactory(tls: Tls) {
       agents.push(a);
       return a;
     },
+    anonymousAgent: (options: https.AgentOptions = {}) => {
+      const a = new https.Agent({ ca: tls.ca, keepAlive: true, ...options });
+      agents.push(a);
+      return a;
+    },
     destroyAll: () => {
       for (const a of agents) a.destroy();
     },
@@ -47,11 +54,12 @@ function agentFactory(tls: Tls) {
 /**
  * The real server on a fresh database. 'child' runs the compiled server as its own process (as `npm start`
  * does), so the server's event loop does not share a thread with the load generator; 'inprocess' uses
- * the test harness's in-process server (log level silent).
+ * the test harness's in-process server (log level silent). `flags` are server flags (the soak's
+ * scenarios start servers with the limits they exercise).
  */
-export async function startBenchServer(mode: 'child' | 'inprocess'): Promise<BenchServer> {
+export async function startBenchServer(mode: 'child' | 'inprocess', flags: string[] = []): Promise<BenchServer> {
   if (mode === 'inprocess') {
-    const ts = await startTestServer();
+    const ts = await startTestServer(flags);
     const agents = agentFactory(await readAdminTls(ts.dataDir));
     return {
       mode,
@@ -59,6 +67,7 @@ export async function startBenchServer(mode: 'child' | 'inprocess'): Promise<Ben
       pid: undefined,
       databaseUrl: ts.db.url,
       agent: agents.agent,
+      anonymousAgent: agents.anonymousAgent,
       stop: async () => {
         agents.destroyAll();
         await ts.stop();
@@ -75,7 +84,7 @@ export async function startBenchServer(mode: 'child' | 'inprocess'): Promise<Ben
   let proc;
   try {
     // The helper logs at info so it can see "serving"; the server logs nothing per request at info.
-    proc = await startServerProcess(db.url, dataDir, [], { compiled: true });
+    proc = await startServerProcess(db.url, dataDir, flags, { compiled: true });
   } catch (err) {
     await cleanup();
     throw err;
@@ -88,6 +97,7 @@ export async function startBenchServer(mode: 'child' | 'inprocess'): Promise<Ben
     pid: running.child.pid,
     databaseUrl: db.url,
     agent: agents.agent,
+    anonymousAgent: agents.anonymousAgent,
     stop: async () => {
       agents.destroyAll();
       await running.stop();
