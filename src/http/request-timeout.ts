@@ -40,37 +40,50 @@ export function requestDeadlineMs(timeoutParam: string | null, maxMs: number): n
  * connection (see closeUnreadBodies).
  */
 export function requestTimeout(maxMs: number, logger: Logger) {
-  return async function timeoutNonLongRunning(ctx: Context, next: Next): Promise<void> {
+  return function timeoutNonLongRunning(ctx: Context, next: Next): Promise<void> {
     const info = (ctx.state as ApiState).requestInfo;
     if (isLongRunning(info)) return next();
     const deadlineMs = Math.min(requestDeadlineMs(ctx.URL.searchParams.get('timeout'), maxMs), MAX_TIMER_MS);
-
-    const work = next();
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<'expired'>((resolve) => {
-      timer = setTimeout(() => resolve('expired'), deadlineMs);
+    // One timer and one promise per request, settled by whichever comes first (this is on every request's path).
+    return new Promise<void>((resolve, reject) => {
+      let settled = false;
+      const work = next();
+      const timer = setTimeout(() => {
+        settled = true;
+        onTimeout(ctx, info, work, logger).then(resolve, reject);
+      }, deadlineMs);
+      work.then(
+        () => {
+          if (settled) return;
+          clearTimeout(timer);
+          resolve();
+        },
+        (err: unknown) => {
+          if (settled) return;
+          clearTimeout(timer);
+          reject(err);
+        },
+      );
     });
-    try {
-      if ((await Promise.race([work, expired])) !== 'expired') return;
-    } finally {
-      clearTimeout(timer);
-    }
-
-    const started = performance.now();
-    work.then(
-      () => logger.debug({ method: ctx.method, url: ctx.url, ms: Math.round(performance.now() - started) }, 'post-timeout activity: the request finished'),
-      (err: unknown) => logger.debug({ err, method: ctx.method, url: ctx.url }, 'post-timeout activity: the request failed'),
-    );
-    // A handler that goes on writing to the response after the 504 must not crash the process.
-    ctx.res.on('error', () => undefined);
-    if (ctx.res.headersSent) {
-      ctx.req.socket.destroy();
-      return;
-    }
-    // A streaming handler may have taken the response over without writing yet: the 504 is ours.
-    ctx.respond = true;
-    throw timedOut(info, ctx.req.complete);
   };
+}
+
+/** The deadline passed with `work` still running: answer 504 (or cut a response already under way). */
+async function onTimeout(ctx: Context, info: RequestInfo, work: Promise<unknown>, logger: Logger): Promise<void> {
+  const started = performance.now();
+  work.then(
+    () => logger.debug({ method: ctx.method, url: ctx.url, ms: Math.round(performance.now() - started) }, 'post-timeout activity: the request finished'),
+    (err: unknown) => logger.debug({ err, method: ctx.method, url: ctx.url }, 'post-timeout activity: the request failed'),
+  );
+  // A handler that goes on writing to the response after the 504 must not crash the process.
+  ctx.res.on('error', () => undefined);
+  if (ctx.res.headersSent) {
+    ctx.req.socket.destroy();
+    return;
+  }
+  // A streaming handler may have taken the response over without writing yet: the 504 is ours.
+  ctx.respond = true;
+  throw timedOut(info, ctx.req.complete);
 }
 
 /**
