@@ -35,6 +35,19 @@ export const FLAGS: readonly FlagDefinition[] = [
   ),
   flag('embedded-postgres-port', 'int', '5433', 'Port of the embedded PostgreSQL (loopback only).'),
   flag('database-max-connections', 'int', '20', 'Size of the PostgreSQL connection pool.'),
+  flag(
+    'database-connect-timeout',
+    'duration',
+    '10s',
+    'Longest wait for a database connection: opening one, or a free one of the pool, or a write waiting to be sent; past it the request is answered 503 (nothing was sent, so nothing was applied); 0 means no limit.',
+  ),
+  flag(
+    'database-statement-timeout',
+    'duration',
+    '30s',
+    'Longest wait for the answer to a request\'s database statement (client side, so it holds behind poolers too); past it the connection is dropped and the request answered 504 (a write may still have been applied); 0 means no limit.',
+  ),
+  flag('database-healthcheck-timeout', 'duration', '2s', 'Longest wait for the database in /readyz, /livez and /healthz before the postgres check fails.'),
   flag('auto-migrate', 'bool', 'true', 'Apply pending schema migrations at start; when false, refuse to start with pending ones.'),
   flag('tls-cert-file', 'string', '', 'Serving certificate (PEM); default: one generated in <data-dir>/pki.'),
   flag('tls-private-key-file', 'string', '', 'Private key of --tls-cert-file.'),
@@ -60,6 +73,12 @@ export const FLAGS: readonly FlagDefinition[] = [
     'Most mutating requests (create, update, patch, delete) served at once; more are answered 429 with Retry-After (system:masters excepted). 0: no limit.',
   ),
   flag('min-request-timeout', 'int', '1800', 'Upper bound in seconds for the random timeout of watches that set none.'),
+  flag(
+    'request-timeout',
+    'duration',
+    '60s',
+    'Longest time a request other than a watch may take; past it the request is answered 504 Timeout. A client\'s `timeout` query parameter may shorten it.',
+  ),
   flag('event-ttl', 'duration', '1h', 'How long events are kept after they were last touched.'),
   flag('leader-elect', 'bool', 'true', 'Run the controllers only in the replica that holds the Lease in kube-system.'),
   flag('leader-elect-lease-duration', 'duration', '15s', 'Lease duration for controller leader election.'),
@@ -79,6 +98,9 @@ export interface Config {
   databaseCaFile: string;
   embeddedPostgresPort: number;
   databaseMaxConnections: number;
+  databaseConnectTimeoutMs: number;
+  databaseStatementTimeoutMs: number;
+  databaseHealthcheckTimeoutMs: number;
   autoMigrate: boolean;
   tlsCertFile: string;
   tlsPrivateKeyFile: string;
@@ -95,6 +117,7 @@ export interface Config {
   maxMutatingRequestsInflight: number;
   /** Seconds. */
   minRequestTimeout: number;
+  requestTimeoutMs: number;
   eventTtlMs: number;
   leaderElect: boolean;
   leaderElectLeaseDurationMs: number;
@@ -178,6 +201,8 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   if (config.databaseListenUrl && !config.databaseUrl) {
     throw new ConfigError('--database-listen-url needs --database-url: the embedded PostgreSQL is always reached directly');
   }
+  if (config.requestTimeoutMs <= 0) throw new ConfigError('--request-timeout must be greater than zero');
+  if (config.databaseHealthcheckTimeoutMs <= 0) throw new ConfigError('--database-healthcheck-timeout must be greater than zero');
   if (config.securePort > 65535) throw new ConfigError(`--secure-port must be between 0 and 65535 (0 picks a free port)`);
   for (const mode of config.authorizationMode) {
     if (!['AlwaysAllow', 'AlwaysDeny'].includes(mode)) {

@@ -104,6 +104,8 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
     listenUrl: config.databaseListenUrl,
     caFile: config.databaseCaFile,
     maxConnections: config.databaseMaxConnections,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
     logger,
   });
   closers.add('database', () => database.close());
@@ -142,12 +144,13 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
   // Checks that pass once start-up got this far; they are listed so operators see what ran.
   const passing = (name: string): HealthCheck => ({ name, check: () => undefined });
   const startHooks = [passing('poststarthook/start-watch-hub'), passing('poststarthook/bootstrap-namespaces')];
-  const databaseCheck: HealthCheck = { name: 'postgres', check: () => storage.ping() };
+  // A database that does not answer fails the check within the timeout instead of holding the probe.
+  const databaseCheck: HealthCheck = { name: 'postgres', check: () => storage.ping(config.databaseHealthcheckTimeoutMs) };
   const liveDatabaseCheck: HealthCheck = {
     name: 'postgres',
     check: async () => {
       if (Date.now() - startedAt < config.livezGracePeriodMs) return;
-      await storage.ping();
+      await storage.ping(config.databaseHealthcheckTimeoutMs);
     },
   };
   const shutdownCheck: HealthCheck = {
@@ -176,6 +179,7 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
       maxRequestBodyBytes: config.maxRequestBodyBytes,
       watchBookmarkIntervalMs: config.watchBookmarkIntervalMs,
       minRequestTimeoutSeconds: config.minRequestTimeout,
+      requestTimeoutMs: config.requestTimeoutMs,
       watchList: gates.get('WatchList') === true,
     },
     logger,

@@ -6,10 +6,12 @@
 import { performance } from 'node:perf_hooks';
 import { startBenchServer } from '../server.ts';
 import { concurrentLists } from './concurrent-lists.ts';
+import { frozenDatabase } from './frozen-database.ts';
 import type { SoakScenario } from './scenario.ts';
 import { stalledWatchers } from './stalled-watchers.ts';
+import { tricklingBodies } from './trickling-bodies.ts';
 
-export const SCENARIOS: SoakScenario[] = [stalledWatchers, concurrentLists];
+export const SCENARIOS: SoakScenario[] = [stalledWatchers, concurrentLists, frozenDatabase, tricklingBodies];
 
 const started = performance.now();
 function log(message: string): void {

@@ -236,6 +236,19 @@ export function timeout(message: string): ApiError {
   return new ApiError(504, 'Timeout', message);
 }
 
+/**
+ * 504 as upstream's request handlers answer once a request's deadline has passed while its storage
+ * call is still out (FinishRequest): the operation may still complete, so there is no Retry-After.
+ */
+export function deadlineExceeded(): ApiError {
+  return new ApiError(504, 'Timeout', 'Timeout: request did not complete within requested timeout - context deadline exceeded', {});
+}
+
+/** 504 as upstream's timeout filter answers a request that has not been answered within --request-timeout. */
+export function allottedTimeoutExceeded(): ApiError {
+  return new ApiError(504, 'Timeout', 'Timeout: request did not complete within the allotted timeout', {});
+}
+
 /** Builds the Success status a delete returns once the object is gone (no `code`, as upstream). */
 export function successStatus(details: StatusDetails): SuccessStatus {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details };

@@ -10,8 +10,10 @@ import type { Authorizer } from '../auth/authz/authorizer.ts';
 import type { ApiSurface } from '../registry/api-surface.ts';
 import { toApiError } from '../registry/storage-errors.ts';
 import { StorageError, type Storage } from '../storage/storage.ts';
+import { closeUnreadBodies } from './close-unread-bodies.ts';
 import { maxInFlight, type MaxInFlightLimits } from './max-inflight.ts';
 import { parseRequestInfo } from './request-info.ts';
+import { requestTimeout } from './request-timeout.ts';
 import { notFoundError, resourceHandler } from './resource-handler.ts';
 import { writeStatus } from './respond.ts';
 import { warningHeaderValues } from './warning-headers.ts';
@@ -39,8 +41,8 @@ export interface AppOptions {
 
 /**
  * The whole request path in one place, outermost first:
- * errors → request info → shutdown gate → authentication → max in flight → authorization → warnings →
- * compression → routes → resources.
+ * closing connections with unread bodies → errors → request info → shutdown gate → request timeout →
+ * authentication → max in flight → authorization → warnings → compression → routes → resources.
  */
 export function buildApp(options: AppOptions): Koa {
   const app = new Koa();
@@ -55,9 +57,11 @@ export function buildApp(options: AppOptions): Koa {
   registerOpenApiRoutes(router, options.surface);
 
   app.use(requestLog(options.logger));
+  app.use(closeUnreadBodies());
   app.use(statusErrors(options.logger));
   app.use(requestInfo());
   app.use(options.shutdownGate.middleware());
+  app.use(requestTimeout(options.settings.requestTimeoutMs, options.logger));
   app.use(authenticate(options.authenticators));
   app.use(maxInFlight(options.maxInFlight));
   app.use(authorize(options.authorizers));

@@ -20,6 +20,8 @@ export interface HandlerSettings {
   readonly maxRequestBodyBytes: number;
   readonly watchBookmarkIntervalMs: number;
   readonly minRequestTimeoutSeconds: number;
+  /** --request-timeout in ms: non-watch requests are answered 504 past it. */
+  readonly requestTimeoutMs: number;
   /** Gate WatchList: sendInitialEvents on watches. */
   readonly watchList: boolean;
   /** Aborted when the server starts draining at shutdown: every watch ends then. */

@@ -1,4 +1,4 @@
-import { alreadyExists, badRequest, conflict, expired, notFound, serviceUnavailable, timeout, type QualifiedResource } from '../api/errors.ts';
+import { alreadyExists, badRequest, conflict, deadlineExceeded, expired, notFound, serviceUnavailable, timeout, type QualifiedResource } from '../api/errors.ts';
 import { StorageError } from '../storage/storage.ts';
 
 /**
@@ -24,6 +24,9 @@ export function toApiError(err: unknown, resource: QualifiedResource, name: stri
       e.status.details = { retryAfterSeconds: 1 };
       return e;
     }
+    case 'Timeout':
+      // The statement went out and no answer came: a write may still be applied (see StorageError).
+      return deadlineExceeded();
     case 'TooLargeVersion': {
       const e = timeout(`Timeout: ${err.message}`);
       e.status.details = { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 };

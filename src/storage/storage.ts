@@ -162,13 +162,30 @@ export interface Storage {
   currentVersion(): Promise<number>;
   /** The oldest version still answerable from history. */
   compactedVersion(): Promise<number>;
-  ping(): Promise<void>;
+  /** One round trip to the database; with `timeoutMs`, fails once that has passed without an answer. */
+  ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
 export class StorageError extends Error {
   constructor(
-    readonly code: 'NotFound' | 'Exists' | 'Conflict' | 'UidMismatch' | 'Expired' | 'TooLargeVersion' | 'Unavailable' | 'Unstorable' | 'NamespaceMissing' | 'NamespaceTerminating',
+    /**
+     * Unavailable: the database cannot be reached (answered 503 with Retry-After; clients retry).
+     * Timeout: a statement was sent and no answer came in time, so a write may still be applied
+     * (answered 504 without Retry-After, as upstream answers a request past its deadline).
+     */
+    readonly code:
+      | 'NotFound'
+      | 'Exists'
+      | 'Conflict'
+      | 'UidMismatch'
+      | 'Expired'
+      | 'TooLargeVersion'
+      | 'Unavailable'
+      | 'Timeout'
+      | 'Unstorable'
+      | 'NamespaceMissing'
+      | 'NamespaceTerminating',
     message: string,
     readonly current?: StoredObject,
   ) {

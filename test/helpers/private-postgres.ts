@@ -17,6 +17,8 @@ export interface PrivatePostgresOptions {
 
 export interface PrivatePostgres {
   readonly port: number;
+  /** The postmaster's process id (its backends and helpers are its children). */
+  readonly pid: number;
   /** A URL for user postgres (no password: the hba decides) with the given query parameters. */
   url(options?: { host?: string; database?: string; user?: string; params?: Record<string, string> }): string;
   /** Kills the server (fast shutdown, then SIGKILL) and removes its directory; safe to call twice. */
@@ -61,6 +63,7 @@ export async function startPrivatePostgres(options: PrivatePostgresOptions): Pro
     await readyToAccept(child);
     return {
       port,
+      pid: child.pid!,
       url: ({ host = '127.0.0.1', database = 'postgres', user: role = 'postgres', params = {} } = {}) => {
         const url = new URL(`postgres://${role}@${host}:${port}/${database}`);
         for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);

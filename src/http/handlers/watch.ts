@@ -10,6 +10,7 @@ import { parseListQuery, parseResourceVersion, validateListQuery, type ListQuery
 import { requiredName } from '../../registry/selectors/field-selector.ts';
 import { toTable } from '../../registry/table.ts';
 import { StorageError, type WatchDelivery, type WatchHandle } from '../../storage/storage.ts';
+import { MAX_TIMER_MS } from '../request-timeout.ts';
 import { negotiate } from '../respond.ts';
 import type { RequestScope } from '../scope.ts';
 import { warningHeaderValues } from '../warning-headers.ts';
@@ -71,8 +72,9 @@ export async function handleWatch(ctx: Context, scope: RequestScope): Promise<vo
       ? query.timeoutSeconds
       : scope.settings.minRequestTimeoutSeconds * (1 + Math.random());
 
+  // The 200 and the stream start once the watch is established (or with its first event): a storage
+  // that fails before that (PostgreSQL down) is answered with its status code, as upstream does.
   const stream = new WatchStream(ctx, scope, n);
-  stream.open();
 
   let handle: WatchHandle | undefined;
   let bookmarkTimer: NodeJS.Timeout | undefined;
@@ -84,7 +86,8 @@ export async function handleWatch(ctx: Context, scope: RequestScope): Promise<vo
       stream.end();
       resolve();
     };
-    const timer = setTimeout(end, timeoutSeconds * 1000);
+    // Node fires a longer timer at once (with a warning): a timeout that long is as good as none.
+    const timer = setTimeout(end, Math.min(timeoutSeconds * 1000, MAX_TIMER_MS));
     stream.onEnd = end;
     stream.onGiveUp = () => scope.logger.info({ resource: scope.kind.plural }, 'closing a watch that cannot keep up');
     // The response closes when the client goes away (the request's own 'close' only means its body was read).
@@ -146,11 +149,19 @@ export async function handleWatch(ctx: Context, scope: RequestScope): Promise<vo
       handle.stop();
       return;
     }
+    stream.open();
     if (start.initialEventsBookmark) stream.bookmark(fromVersion, true);
     if (query.allowWatchBookmarks) {
       bookmarkTimer = setInterval(() => stream.bookmark(handle!.currentVersion(), false), scope.settings.watchBookmarkIntervalMs);
     }
   } catch (err) {
+    if (!stream.opened && !stream.closed && storageUnavailable(err)) {
+      // Nothing was sent yet: the error is the response, as upstream answers a watch its storage
+      // cannot serve with a status code (503 here, with Retry-After, while the database is down).
+      stream.abandon();
+      throw err;
+    }
+    stream.open();
     if (err instanceof StorageError && err.code === 'Expired') {
       stream.error(expired(err.message).status);
       stream.end();
@@ -163,6 +174,13 @@ export async function handleWatch(ctx: Context, scope: RequestScope): Promise<vo
     }
   }
   await finished;
+}
+
+/** The storage cannot serve now (database down or not answering), as opposed to a bad request. */
+function storageUnavailable(err: unknown): boolean {
+  if (err instanceof StorageError) return err.code === 'Unavailable' || err.code === 'Timeout';
+  const code = (err as ApiError).status?.kind === 'Status' ? (err as ApiError).status.code : undefined;
+  return code === 503 || code === 504;
 }
 
 /** What an event needs to be written: its object, its JSON text, and shared memos. */
@@ -192,6 +210,7 @@ class WatchStream {
   #drainListener: (() => void) | undefined;
   /** Waiting for room (see room()). */
   #waiters: (() => void)[] = [];
+  opened = false;
   closed = false;
   onEnd: () => void = () => undefined;
   onGiveUp: () => void = () => undefined;
@@ -202,7 +221,10 @@ class WatchStream {
     this.#negotiated = negotiated;
   }
 
+  /** Sends the 200 and the headers; once, before the first frame. */
   open(): void {
+    if (this.opened) return;
+    this.opened = true;
     const ctx = this.#ctx;
     ctx.respond = false;
     const res = ctx.res;
@@ -275,7 +297,16 @@ class WatchStream {
     if (this.closed) return;
     this.#close();
     const res = this.#ctx.res;
+    // Not opened: the client left or the server drains before the watch began; an empty 200 it is.
+    this.open();
     if (!res.writableEnded) res.end();
+    this.onEnd();
+  }
+
+  /** Stops the watch's timers without touching the response, which the error handler then writes. */
+  abandon(): void {
+    if (this.closed) return;
+    this.#close();
     this.onEnd();
   }
 
@@ -308,6 +339,7 @@ class WatchStream {
   /** Writes a frame, or holds it while the socket is full; gives up past the budget. */
   #send(frame: string | Uint8Array): boolean {
     if (this.closed) return false;
+    this.open();
     if (!this.#full()) {
       this.#ctx.res.write(frame);
       return true;

@@ -2,7 +2,7 @@ import { Kysely, Migrator, PostgresDialect, sql, type MigrationResultSet } from 
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { migrations } from '../../../migrations/index.ts';
-import { connectionPlan } from './connection-options.ts';
+import { connectionPlan, type ConnectionPlan } from './connection-options.ts';
 import { PreparedQueries } from './prepared-queries.ts';
 import { settleConnection } from './settle-connection.ts';
 
@@ -14,6 +14,10 @@ export interface Database {
   queries: PreparedQueries;
   /** Settings of the dedicated LISTEN connection (the watch hub's). */
   listenConnection: pg.ClientConfig;
+  /** --database-statement-timeout in ms (0: none): how long a request's statement may go unanswered. */
+  statementTimeoutMs: number;
+  /** --database-connect-timeout in ms (0: none): how long a write may wait to be sent. */
+  connectTimeoutMs: number;
   close(): Promise<void>;
 }
 
@@ -28,6 +32,13 @@ export interface DatabaseOptions {
   /** --database-ca-file: a root CA for URLs without sslrootcert. */
   readonly caFile?: string;
   readonly maxConnections?: number;
+  /**
+   * --database-connect-timeout: opening a connection, and waiting for a free one of the pool (pg-pool
+   * uses the one setting for both). Neither has sent a statement, so a request failing here applied nothing.
+   */
+  readonly connectTimeoutMs?: number;
+  /** --database-statement-timeout: see PreparedQueries. */
+  readonly statementTimeoutMs?: number;
   readonly logger: Logger;
 }
 
@@ -36,9 +47,14 @@ export interface DatabaseOptions {
  * a wrong certificate or an unreachable server fails here with a clear error.
  */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  const main = await settleConnection(await connectionPlan(options.url, { setting: '--database-url', caFile: options.caFile }));
+  const connectTimeoutMs = options.connectTimeoutMs ?? 0;
+  const statementTimeoutMs = options.statementTimeoutMs ?? 0;
+  // A database that accepts TCP but does not answer (frozen, blackholed) must not hang a connect for ever.
+  const bounded = (plan: ConnectionPlan): ConnectionPlan =>
+    connectTimeoutMs > 0 ? { ...plan, base: { ...plan.base, connectionTimeoutMillis: connectTimeoutMs } } : plan;
+  const main = await settleConnection(bounded(await connectionPlan(options.url, { setting: '--database-url', caFile: options.caFile })));
   const listenConnection = options.listenUrl
-    ? await settleConnection(await connectionPlan(options.listenUrl, { setting: '--database-listen-url', caFile: options.caFile }))
+    ? await settleConnection(bounded(await connectionPlan(options.listenUrl, { setting: '--database-listen-url', caFile: options.caFile })))
     : main;
   // Named so operators can tell the server's connections apart in pg_stat_activity (a URL's own wins).
   const pool = new pg.Pool({ application_name: 'pgkube', ...main, max: options.maxConnections ?? 20 });
@@ -48,8 +64,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     pool,
     db,
-    queries: new PreparedQueries(pool, { pooled: Boolean(options.listenUrl), logger: options.logger }),
+    queries: new PreparedQueries(pool, { pooled: Boolean(options.listenUrl), statementTimeoutMs, logger: options.logger }),
     listenConnection: { application_name: 'pgkube-listen', ...listenConnection },
+    statementTimeoutMs,
+    connectTimeoutMs,
     close: async () => {
       // Kysely ends the pool only if it ever used it (its driver starts lazily); end it here otherwise.
       await db.destroy();

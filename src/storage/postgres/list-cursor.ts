@@ -29,6 +29,8 @@ export interface ListSource {
   /** Cursors open at once (each holds a pool connection): a share of the pool, so that other requests always find one. */
   readonly slots: Slots;
   readonly cursor: ListCursorOptions;
+  /** --database-statement-timeout (0: none): every statement of the cursor is bounded by it, as other reads are. */
+  readonly statementTimeoutMs?: number;
 }
 
 interface ListRow {
@@ -43,11 +45,17 @@ interface ListRow {
 class OpenCursor {
   readonly #client: pg.PoolClient;
   readonly #slots: Slots;
+  readonly #timeout: { query_timeout?: number };
   #released = false;
 
-  private constructor(client: pg.PoolClient, slots: Slots) {
+  private constructor(client: pg.PoolClient, source: ListSource) {
     this.#client = client;
-    this.#slots = slots;
+    this.#slots = source.slots;
+    this.#timeout = source.statementTimeoutMs ? { query_timeout: source.statementTimeoutMs } : {};
+  }
+
+  #query<R extends pg.QueryResultRow = any>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
+    return this.#client.query<R>({ text, values, ...this.#timeout } as pg.QueryConfig);
   }
 
   static async open(source: ListSource, options: ListOptions): Promise<OpenCursor> {
@@ -59,12 +67,12 @@ class OpenCursor {
       source.slots.release();
       throw err;
     }
-    const opened = new OpenCursor(client, source.slots);
+    const opened = new OpenCursor(client, source);
     const query = buildListQuery(source.ref, { ...options, limit: undefined, countRemaining: false });
     try {
       await orUnavailable(async () => {
-        await client.query('begin read only');
-        await client.query({ text: `declare list_cursor no scroll cursor for ${query.text}`, values: query.values });
+        await opened.#query('begin read only');
+        await opened.#query(`declare list_cursor no scroll cursor for ${query.text}`, query.values);
       });
     } catch (err) {
       opened.release(err);
@@ -75,7 +83,7 @@ class OpenCursor {
 
   async fetch(count: number): Promise<ListRow[]> {
     try {
-      return (await orUnavailable(() => this.#client.query<ListRow>(`fetch ${count} from list_cursor`))).rows;
+      return (await orUnavailable(() => this.#query<ListRow>(`fetch ${count} from list_cursor`))).rows;
     } catch (err) {
       this.release(err);
       throw err;
@@ -86,7 +94,7 @@ class OpenCursor {
   async close(): Promise<void> {
     if (this.#released) return;
     try {
-      await this.#client.query('commit');
+      await this.#query('commit');
       this.release();
     } catch (err) {
       this.release(err);

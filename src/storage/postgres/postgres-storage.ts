@@ -25,7 +25,7 @@ import { WriteBatcher, type WriteOp, type WriteResult } from './write-batcher.ts
 import { stringifyJson } from '../../codecs/deep-json.ts';
 
 export interface PostgresStorageOptions {
-  readonly database: Pick<Database, 'pool' | 'queries' | 'listenConnection'>;
+  readonly database: Pick<Database, 'pool' | 'queries' | 'listenConnection'> & Partial<Pick<Database, 'connectTimeoutMs' | 'statementTimeoutMs'>>;
   readonly logger: Logger;
   /** Live changes a watch may hold while it replays history (default 10,000). */
   readonly maxBufferedEvents?: number;
@@ -56,15 +56,17 @@ export class PostgresStorage implements Storage {
   readonly #listCursor: ListCursorOptions;
   /** Whole lists read at once: each holds a connection, so at most half the pool (the rest wait). */
   readonly #cursorSlots: Slots;
+  readonly #statementTimeoutMs: number;
 
   constructor(options: PostgresStorageOptions) {
     const { database } = options;
     this.#pool = database.pool;
     this.#queries = database.queries;
-    this.#writer = new WriteBatcher(database.queries, { logger: options.logger });
+    this.#writer = new WriteBatcher(database.queries, { logger: options.logger, maxQueueWaitMs: database.connectTimeoutMs });
     this.#futureWaitMs = options.futureVersionWaitMs ?? 3000;
     this.#listCursor = { ...DEFAULT_LIST_CURSOR_OPTIONS, ...options.listCursor };
     this.#cursorSlots = new Slots(Math.floor((database.pool.options.max ?? 10) / 2));
+    this.#statementTimeoutMs = database.statementTimeoutMs ?? 0;
     this.hub = new WatchHub({
       pool: database.pool,
       queries: database.queries,
@@ -96,7 +98,7 @@ export class PostgresStorage implements Storage {
     const wanted = options.exactVersion ?? options.minVersion;
     if (wanted !== undefined) await this.waitForVersion(wanted);
     const query = buildListQuery(ref, options);
-    const res = await orUnavailable(() => this.#pool.query(query));
+    const res = await orUnavailable(() => this.#pool.query(this.#queries.timed(query)));
     const head = res.rows[0];
     const compacted = Number(head.compacted_rv);
     if (options.exactVersion !== undefined && options.exactVersion < compacted) {
@@ -123,7 +125,7 @@ export class PostgresStorage implements Storage {
   async openList(ref: ResourceRef, options: ListOptions): Promise<ListCursor> {
     const wanted = options.exactVersion ?? options.minVersion;
     if (wanted !== undefined) await this.waitForVersion(wanted);
-    return PostgresListCursor.open({ pool: this.#pool, ref, options, slots: this.#cursorSlots, cursor: this.#listCursor });
+    return PostgresListCursor.open({ pool: this.#pool, ref, options, slots: this.#cursorSlots, cursor: this.#listCursor, statementTimeoutMs: this.#statementTimeoutMs });
   }
 
   async create(key: ObjectKey, given: StoredKubeObject, options: { requireNamespace?: boolean } = {}): Promise<StoredObject> {
@@ -159,7 +161,8 @@ export class PostgresStorage implements Storage {
   }
 
   watch(ref: ResourceRef, options: WatchOptions, listener: WatchListener): Promise<WatchHandle> {
-    return this.hub.watch(ref, options, listener);
+    // Its history replay reads the database: a database that is down is Unavailable here too.
+    return orUnavailable(() => this.hub.watch(ref, options, listener));
   }
 
   async currentVersion(): Promise<number> {
@@ -171,12 +174,28 @@ export class PostgresStorage implements Storage {
   }
 
   async compactedVersion(): Promise<number> {
-    const res = await orUnavailable(() => this.#pool.query('select compacted_resource_version as rv from compaction'));
+    const res = await orUnavailable(() => this.#pool.query(this.#queries.timed({ text: 'select compacted_resource_version as rv from compaction' })));
     return Number(res.rows[0].rv);
   }
 
-  async ping(): Promise<void> {
-    await orUnavailable(() => this.#pool.query('select 1'));
+  /**
+   * One round trip to the database. With `timeoutMs`, a database that does not answer in time
+   * (frozen, unreachable, every connection busy) fails the ping then, whichever step it hangs in.
+   */
+  async ping(timeoutMs?: number): Promise<void> {
+    if (!timeoutMs) {
+      await orUnavailable(() => this.#pool.query('select 1'));
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new StorageError('Timeout', `the database did not answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      await Promise.race([orUnavailable(() => this.#pool.query({ text: 'select 1', query_timeout: timeoutMs } as pg.QueryConfig)), late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async close(): Promise<void> {

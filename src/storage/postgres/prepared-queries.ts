@@ -13,6 +13,13 @@ const SHARED_CONNECTION_CODES = new Set(['42P05', '26000']);
 export interface PreparedQueriesOptions {
   /** The pool reaches PostgreSQL through a transaction-mode pooler: never name statements. */
   readonly pooled: boolean;
+  /**
+   * How long a statement may go unanswered (0 or absent: no limit). It is pg's client-side
+   * `query_timeout`, not PostgreSQL's statement_timeout: a frozen or unreachable server cannot
+   * enforce its own timeout, and a transaction-mode pooler refuses statement_timeout as a startup
+   * parameter. Past it the query fails with "Query read timeout" and the pool drops the connection.
+   */
+  readonly statementTimeoutMs?: number;
   readonly logger: Logger;
 }
 
@@ -24,12 +31,19 @@ export interface PreparedQueriesOptions {
 export class PreparedQueries {
   readonly #pool: pg.Pool;
   readonly #logger: Logger;
+  readonly #timeout: { query_timeout?: number };
   #named: boolean;
 
   constructor(pool: pg.Pool, options: PreparedQueriesOptions) {
     this.#pool = pool;
     this.#logger = options.logger;
     this.#named = !options.pooled;
+    this.#timeout = options.statementTimeoutMs ? { query_timeout: options.statementTimeoutMs } : {};
+  }
+
+  /** A query config carrying the statement timeout, for statements sent with pool.query directly. */
+  timed<C extends pg.QueryConfig>(config: C): C {
+    return this.#timeout.query_timeout ? { ...config, ...this.#timeout } : config;
   }
 
   /** Whether statements are currently named (false once pooled, or after a fallback). */
@@ -45,13 +59,13 @@ export class PreparedQueries {
    * Sync, so the failed attempt never executed. Callers must not use this inside a transaction.
    */
   async query<R extends pg.QueryResultRow = any>(name: string, text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
-    if (!this.#named) return this.#pool.query<R>({ text, values });
+    if (!this.#named) return this.#pool.query<R>(this.timed({ text, values }));
     try {
-      return await this.#pool.query<R>({ name, text, values });
+      return await this.#pool.query<R>(this.timed({ name, text, values }));
     } catch (err) {
       if (!isSharedConnectionError(err)) throw err;
       this.#switchToUnnamed(name, err);
-      return this.#pool.query<R>({ text, values });
+      return this.#pool.query<R>(this.timed({ text, values }));
     }
   }
 

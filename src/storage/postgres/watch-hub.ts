@@ -79,7 +79,9 @@ export class WatchHub {
     await this.#fetching;
   }
 
-  watcherCount(): number {
+  /** Watchers registered now: of one resource, or of all. */
+  watcherCount(ref?: ResourceRef): number {
+    if (ref) return this.#watchers.get(refKey(ref))?.size ?? 0;
     let n = 0;
     for (const set of this.#watchers.values()) n += set.size;
     return n;
@@ -137,15 +139,15 @@ export class WatchHub {
       extra += ` and name = $${values.length}`;
     }
     // One statement, one snapshot: the compaction mark and the rows agree.
-    const res = await this.#options.pool.query(
-      `with c as (select compacted_resource_version as compacted from compaction)
+    const res = await this.#options.pool.query(this.#options.queries.timed({
+      text: `with c as (select compacted_resource_version as compacted from compaction)
        select c.compacted, h.* from c left join lateral (
          select ${HISTORY_COLUMNS} from history
           where api_group = $1 and resource = $2 and resource_version > $3${extra}
           order by resource_version
        ) h on true`,
       values,
-    );
+    }));
     const compacted = res.rows.length > 0 ? Number(res.rows[0].compacted) : 0;
     const rows = res.rows.filter((r) => r.resource_version !== null) as HistoryRow[];
     return { compacted, rows };

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { StorageError } from '../storage.ts';
 import type { PreparedQueries } from './prepared-queries.ts';
 import { isDataRefusal, refusedWrite } from './write-refusal.ts';
 
@@ -26,6 +27,8 @@ export interface WriteResult {
 
 interface Pending {
   op: WriteOp;
+  /** performance.now() when it was queued. */
+  queuedAt: number;
   resolve(result: WriteResult): void;
   reject(err: unknown): void;
 }
@@ -41,6 +44,12 @@ export interface WriteBatcherOptions {
   readonly maxBatchBytes: number;
   /** Where writes PostgreSQL refused are logged (their SQLSTATE and message, never their data). */
   readonly logger?: Logger;
+  /**
+   * Longest a write may wait in the queue while the batches ahead of it are stuck (a database that
+   * does not answer); past it the write is refused as Unavailable. It was never sent, so it can never
+   * be applied later behind its client's back. 0: no limit (--database-connect-timeout).
+   */
+  readonly maxQueueWaitMs?: number;
 }
 
 const DEFAULTS: WriteBatcherOptions = { maxInFlight: 2, maxBatchSize: 200, maxBatchBytes: 64 * 1024 * 1024 };
@@ -61,6 +70,7 @@ export class WriteBatcher {
   readonly #options: WriteBatcherOptions;
   #queue: Pending[] = [];
   #inFlight = 0;
+  #expiry: NodeJS.Timeout | undefined;
 
   constructor(queries: PreparedQueries, options: Partial<WriteBatcherOptions> = {}) {
     this.#queries = queries;
@@ -69,7 +79,7 @@ export class WriteBatcher {
 
   write(op: WriteOp): Promise<WriteResult> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ op, resolve, reject });
+      this.#queue.push({ op, queuedAt: performance.now(), resolve, reject });
       this.#pump();
     });
   }
@@ -83,6 +93,25 @@ export class WriteBatcher {
         this.#pump();
       });
     }
+    this.#watchQueue();
+  }
+
+  /** While writes wait behind stuck batches, one timer refuses those that waited too long. */
+  #watchQueue(): void {
+    const limit = this.#options.maxQueueWaitMs;
+    if (!limit || this.#expiry || this.#queue.length === 0) return;
+    const due = this.#queue[0].queuedAt + limit - performance.now();
+    this.#expiry = setTimeout(() => {
+      this.#expiry = undefined;
+      const now = performance.now();
+      let expired = 0;
+      while (expired < this.#queue.length && now - this.#queue[expired].queuedAt >= limit) expired++;
+      for (const p of this.#queue.splice(0, expired)) {
+        p.reject(new StorageError('Unavailable', `the storage is unavailable: the write could not be sent within ${limit} ms`));
+      }
+      this.#watchQueue();
+    }, Math.max(0, due));
+    this.#expiry.unref();
   }
 
   /** How many queued writes the next batch takes: up to maxBatchSize, and maxBatchBytes of object text (at least one). */
