@@ -4,8 +4,8 @@
  *   npx tsx scripts/gen-schema.ts [path-to-k8s-schema-dir]     (default: ../shared/k8s-schema)
  *
  * Reads protobuf.json, markers.json, kinds.json and openapiv2-gnostic.json and writes:
- *   src/kinds/schema/messages.json   every message: JSON fields with types, numbers and markers
- *   src/kinds/schema/kinds.json      every top-level kind (group, version, plural, scope, lifecycle)
+ *   src/schema/generated/messages.json   every message: JSON fields with types, numbers and markers
+ *   src/schema/generated/kinds.json      every top-level kind (group, version, plural, scope, lifecycle)
  *   proto/k8s.json                   the protobufjs descriptor of the API messages (for a protobuf codec)
  *   proto/openapiv2.json             the gnostic openapi.v2 descriptor (for /openapi/v2 as protobuf)
  *
@@ -268,9 +268,9 @@ function main(): void {
   const messages = buildMessages(protoJson, markersJson, kindMessages);
   const kinds = buildKinds(kindsJson, messages);
 
-  write('src/kinds/schema/messages.json', formatMessages(release, messages));
+  write('src/schema/generated/messages.json', formatMessages(release, messages));
   write(
-    'src/kinds/schema/kinds.json',
+    'src/schema/generated/kinds.json',
     `{\n"release": ${JSON.stringify(release)},\n"kinds": [\n${kinds.map((k) => '  ' + JSON.stringify(k)).join(',\n')}\n]\n}\n`,
   );
   write('proto/k8s.json', JSON.stringify(protoJson) + '\n');

@@ -12,7 +12,7 @@ import { toApiError } from '../registry/storage-errors.ts';
 import { StorageError, type Storage } from '../storage/storage.ts';
 import { closeUnreadBodies } from './close-unread-bodies.ts';
 import { maxInFlight, type MaxInFlightLimits } from './max-inflight.ts';
-import { parseRequestInfo } from './request-info.ts';
+import { parseRequestInfo } from '../api/request-info.ts';
 import { requestTimeout } from './request-timeout.ts';
 import { notFoundError, resourceHandler } from './resource-handler.ts';
 import { writeStatus } from './respond.ts';

@@ -2,7 +2,7 @@ import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { allottedTimeoutExceeded, badRequest, deadlineExceeded, type ApiError } from '../api/errors.ts';
 import { parseGoDurationStrict } from './go-duration-param.ts';
-import type { RequestInfo } from './request-info.ts';
+import type { RequestInfo } from '../api/request-info.ts';
 import type { ApiState } from './scope.ts';
 
 /** The longest delay a Node timer takes; past it setTimeout fires at once. */

@@ -3,7 +3,7 @@ import type { UserInfo } from '../auth/user.ts';
 import type { KindDefinition } from '../registry/kind.ts';
 import type { ResourceStore } from '../registry/resource-store.ts';
 import type { Storage } from '../storage/storage.ts';
-import type { RequestInfo } from './request-info.ts';
+import type { RequestInfo } from '../api/request-info.ts';
 
 /** What a resource handler gets: the kind, its store, and the request's parsed attributes. */
 export interface RequestScope {

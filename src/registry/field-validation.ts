@@ -12,8 +12,8 @@
  */
 import { badRequest, type ApiError } from '../api/errors.ts';
 import { replaceLoneSurrogates } from '../codecs/unicode.ts';
-import { goQuote } from './selectors/label-validation.ts';
-import { fieldsOf, getMessage, isScalar, wellKnownShape, type FieldSchema } from '../kinds/schema/index.ts';
+import { goQuote } from '../api/selectors/label-validation.ts';
+import { fieldsOf, getMessage, isScalar, wellKnownShape, type FieldSchema } from '../schema/generated/index.ts';
 
 export type FieldValidationDirective = 'Ignore' | 'Warn' | 'Strict';
 

@@ -1,8 +1,8 @@
 import type { StoredKubeObject } from '../api/types.ts';
 import type { ObjectFilter } from '../storage/storage.ts';
 import type { KindDefinition } from './kind.ts';
-import { matchesFields, METADATA_FIELDS, parseFieldSelector, type FieldSelector, type SelectableFields } from './selectors/field-selector.ts';
-import { matchesLabels, parseLabelSelector, type LabelSelector } from './selectors/label-selector.ts';
+import { matchesFields, METADATA_FIELDS, parseFieldSelector, type FieldSelector, type SelectableFields } from '../api/selectors/field-selector.ts';
+import { matchesLabels, parseLabelSelector, type LabelSelector } from '../api/selectors/label-selector.ts';
 
 /** The fields a kind can be selected on: metadata.name, metadata.namespace and the kind's own. */
 export function selectableFields(kind: KindDefinition): SelectableFields {

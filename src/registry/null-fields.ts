@@ -1,4 +1,4 @@
-import { fieldsOf, shapeOfField, type JsonShape } from '../kinds/schema/index.ts';
+import { fieldsOf, shapeOfField, type JsonShape } from '../schema/generated/index.ts';
 
 type Shape = JsonShape | { readonly kind: 'map'; readonly values: JsonShape };
 

@@ -7,7 +7,7 @@
  * Unknown fields are not looked at (field validation reports them); `null` is always accepted
  * (it leaves the zero value). The first problem in document order is reported, as Go does.
  */
-import { fieldsOf, getMessage, isScalar, wellKnownShape, type FieldSchema } from '../kinds/schema/index.ts';
+import { fieldsOf, getMessage, isScalar, wellKnownShape, type FieldSchema } from '../schema/generated/index.ts';
 import { goTimeParseError, RFC3339, RFC3339_MICRO } from './go-time.ts';
 
 const TIME = 'k8s.io.apimachinery.pkg.apis.meta.v1.Time';

@@ -1,6 +1,6 @@
 import type { StoredKubeObject } from '../api/types.ts';
-import type { FieldSelector } from '../registry/selectors/field-selector.ts';
-import type { LabelSelector } from '../registry/selectors/label-selector.ts';
+import type { FieldSelector } from '../api/selectors/field-selector.ts';
+import type { LabelSelector } from '../api/selectors/label-selector.ts';
 
 /** Which collection an operation is about: storage knows resources, not kinds. */
 export interface ResourceRef {

@@ -31,7 +31,7 @@ describe('npm start runs compiled JavaScript, built once and again only when the
     const map = JSON.parse(await readFile(path.join(checkout, 'dist/src/migrate-cli.js.map'), 'utf8'));
     assert.deepEqual(map.sources, ['../../src/migrate-cli.ts']);
     // JSON the server reads at run time is copied beside the compiled code.
-    assert.ok(existsSync(path.join(checkout, 'dist/src/kinds/schema/messages.json')));
+    assert.ok(existsSync(path.join(checkout, 'dist/src/schema/generated/messages.json')));
     assert.ok(existsSync(path.join(checkout, 'dist/proto/openapiv2.json')));
   });
 

@@ -11,7 +11,7 @@ import {
   schemaRelease,
   shapeOfField,
   shapeOfType,
-} from '../../src/kinds/schema/index.ts';
+} from '../../src/schema/generated/index.ts';
 
 const CORE = 'k8s.io.api.core.v1';
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';

@@ -11,7 +11,7 @@ import {
   requiredName,
   requiredNamespace,
   type SelectableFields,
-} from '../../src/registry/selectors/field-selector.ts';
+} from '../../src/api/selectors/field-selector.ts';
 
 const FIELDS: SelectableFields = {
   ...METADATA_FIELDS,

@@ -8,7 +8,7 @@ import {
   matchesLabels,
   parseLabelSelector,
   type LabelSelector,
-} from '../../src/registry/selectors/label-selector.ts';
+} from '../../src/api/selectors/label-selector.ts';
 
 /** The requirements as compact tuples, easier to compare than objects. */
 function reqs(text: string): [string, string, string[]][] {

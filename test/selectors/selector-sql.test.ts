@@ -8,13 +8,13 @@ import {
   parseFieldSelector,
   type FieldSelector,
   type SelectableFields,
-} from '../../src/registry/selectors/field-selector.ts';
+} from '../../src/api/selectors/field-selector.ts';
 import {
   labelSelectorFromObject,
   matchesLabels,
   parseLabelSelector,
   type LabelSelector,
-} from '../../src/registry/selectors/label-selector.ts';
+} from '../../src/api/selectors/label-selector.ts';
 import {
   compileFieldSelector,
   compileLabelSelector,

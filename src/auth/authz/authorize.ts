@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import { ApiError, forbidden } from '../../api/errors.ts';
-import type { RequestInfo } from '../../http/request-info.ts';
+import type { RequestInfo } from '../../api/request-info.ts';
 import type { UserInfo } from '../user.ts';
 import type { Authorizer } from './authorizer.ts';
 

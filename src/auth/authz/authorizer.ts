@@ -1,4 +1,4 @@
-import type { RequestInfo } from '../../http/request-info.ts';
+import type { RequestInfo } from '../../api/request-info.ts';
 import type { UserInfo } from '../user.ts';
 
 export type Decision = 'allow' | 'deny' | 'noOpinion';

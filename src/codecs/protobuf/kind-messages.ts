@@ -8,7 +8,7 @@
  * 3. other top-level types of the group version's package (Scale, Eviction, TokenRequest, the
  *    review kinds …), found by package name.
  */
-import { getMessage, schemaKinds } from '../../kinds/schema/index.ts';
+import { getMessage, schemaKinds } from '../../schema/generated/index.ts';
 
 const META_V1 = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 const META_V1BETA1 = 'k8s.io.apimachinery.pkg.apis.meta.v1beta1';

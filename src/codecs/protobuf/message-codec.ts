@@ -10,7 +10,7 @@
  */
 import protobuf from 'protobufjs';
 import type { Writer } from 'protobufjs';
-import { getMessage, type FieldSchema } from '../../kinds/schema/index.ts';
+import { getMessage, type FieldSchema } from '../../schema/generated/index.ts';
 import { WELL_KNOWN_CODECS, type WellKnownCodec } from './well-known.ts';
 import { WIRE_LEN, WIRE_VARINT, WireError, WireReader } from './wire-reader.ts';
 import { dropsZero, keepsEmptyString } from './zero-values.ts';

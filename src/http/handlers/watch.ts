@@ -7,7 +7,7 @@ import { parseSelectors } from '../../registry/filter.ts';
 import { apiVersionOf } from '../../registry/kind.ts';
 import { listResource } from '../../registry/list-reader.ts';
 import { parseListQuery, parseResourceVersion, validateListQuery, type ListQuery } from '../../registry/list-options.ts';
-import { requiredName } from '../../registry/selectors/field-selector.ts';
+import { requiredName } from '../../api/selectors/field-selector.ts';
 import { toTable } from '../../registry/table.ts';
 import { StorageError, type WatchDelivery, type WatchHandle } from '../../storage/storage.ts';
 import { MAX_TIMER_MS } from '../request-timeout.ts';

@@ -9,7 +9,7 @@ import {
   shapeOfType,
   type FieldSchema,
   type JsonShape,
-} from '../../kinds/schema/index.ts';
+} from '../../schema/generated/index.ts';
 import { definitionName, sortedRecord, type GroupVersionKind } from './names.ts';
 
 export type JsonSchema = Record<string, unknown>;

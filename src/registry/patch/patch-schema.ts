@@ -3,7 +3,7 @@
  * schema of its value. Only the patch markers count (`patchStrategy`, `patchMergeKey`, the Go struct tags
  * upstream reads); `listType`/`mapType` markers do not change how a strategic merge patch merges.
  */
-import { fieldsOf, getMessage, isScalar, wellKnownShape, type FieldSchema } from '../../kinds/schema/index.ts';
+import { fieldsOf, getMessage, isScalar, wellKnownShape, type FieldSchema } from '../../schema/generated/index.ts';
 
 /**
  * A message by name, a map whose values have one schema, or `null` for anything without a schema

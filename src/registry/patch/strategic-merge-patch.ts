@@ -12,7 +12,7 @@
  * applyStrategicMergePatch(pod, { spec: { containers: [{ name: 'app', image: 'nginx:2' }] } },
  *   'k8s.io.api.core.v1.Pod'); // updates the container named app, keeps the others
  */
-import { getMessage } from '../../kinds/schema/index.ts';
+import { getMessage } from '../../schema/generated/index.ts';
 import { badRequest } from '../../api/errors.ts';
 import { goString, goValue } from './go-format.ts';
 import { cloneJson, isJsonObject, jsonKind, ownValue, setKey, type JsonObject, type JsonValue } from './json-value.ts';

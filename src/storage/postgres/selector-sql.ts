@@ -1,5 +1,5 @@
-import type { FieldSelector } from '../../registry/selectors/field-selector.ts';
-import type { LabelRequirement, LabelSelector } from '../../registry/selectors/label-selector.ts';
+import type { FieldSelector } from '../../api/selectors/field-selector.ts';
+import type { LabelRequirement, LabelSelector } from '../../api/selectors/label-selector.ts';
 
 /**
  * Label and field selectors as SQL WHERE fragments over a JSONB object column.

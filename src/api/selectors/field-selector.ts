@@ -1,4 +1,4 @@
-import { badRequest } from '../../api/errors.ts';
+import { badRequest } from '../errors.ts';
 import { compareCodePoints } from './label-requirement.ts';
 
 /** Where a selectable field lives in the object: `['metadata', 'name']`. */

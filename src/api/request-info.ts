@@ -1,4 +1,4 @@
-import { badRequest } from '../api/errors.ts';
+import { badRequest } from './errors.ts';
 
 /**
  * What a request is about, parsed once from the URL: the same attributes authorization,

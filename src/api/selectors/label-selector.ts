@@ -1,4 +1,4 @@
-import { badRequest } from '../../api/errors.ts';
+import { badRequest } from '../errors.ts';
 import {
   EVERYTHING,
   freezeSelector,
