@@ -1,0 +1,52 @@
+import type { UserInfo } from '../auth/user.ts';
+
+/** Feature gates as a request sees them (`--feature-gates`, with each gate's default). */
+export interface FeatureGates {
+  enabled(name: string): boolean;
+}
+
+/**
+ * Everything a store method and a kind's hooks may need to know about the request they serve. HTTP
+ * builds one per request; controllers and start-up code build a system one (`systemContext`).
+ * Storage never sees it: it stops at the registry.
+ */
+export interface RequestContext {
+  readonly user: UserInfo;
+  /** dryRun=All: every step runs, nothing is written. */
+  readonly dryRun: boolean;
+  /** The fieldManager query parameter, when given. */
+  readonly fieldManager?: string;
+  readonly userAgent: string;
+  /** '' for the main resource, or the subresource addressed (status, finalize, …). */
+  readonly subresource: string;
+  /** Warnings for the client (sent as `Warning` headers by HTTP; logged or dropped by controllers). */
+  readonly warnings: string[];
+  readonly featureGates: FeatureGates;
+}
+
+/** A feature-gate view over a map of gate → enabled; unknown gates are off. */
+export function featureGateSet(gates: ReadonlyMap<string, boolean>): FeatureGates {
+  return { enabled: (name) => gates.get(name) === true };
+}
+
+const NO_GATES: FeatureGates = featureGateSet(new Map());
+
+/**
+ * The context of work the server does itself (controllers, seeding): the user is the component
+ * (`system:apiserver` unless named), no dry run, warnings collected but unread.
+ */
+export function systemContext(options: { user?: UserInfo; subresource?: string; featureGates?: FeatureGates; dryRun?: boolean } = {}): RequestContext {
+  return {
+    user: options.user ?? { name: 'system:apiserver', groups: ['system:masters', 'system:authenticated'] },
+    dryRun: options.dryRun ?? false,
+    userAgent: 'pgkube-apiserver',
+    subresource: options.subresource ?? '',
+    warnings: [],
+    featureGates: options.featureGates ?? NO_GATES,
+  };
+}
+
+/** The same request aimed at a subresource (or at the main resource with ''). */
+export function withSubresource(ctx: RequestContext, subresource: string): RequestContext {
+  return ctx.subresource === subresource ? ctx : { ...ctx, subresource };
+}
