@@ -1,4 +1,5 @@
 import type { ApiSurface } from '../src/registry/api-surface.ts';
+import { systemContext } from '../src/api/request-context.ts';
 import { ApiError } from '../src/api/errors.ts';
 
 /** The namespaces every cluster starts with. */
@@ -10,7 +11,7 @@ export async function seedBootstrapNamespaces(surface: ApiSurface): Promise<stri
   const created: string[] = [];
   for (const name of BOOTSTRAP_NAMESPACES) {
     try {
-      await store.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { dryRun: false });
+      await store.create(systemContext(), '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
       created.push(name);
     } catch (err) {
       if (err instanceof ApiError && err.reason === 'AlreadyExists') continue;

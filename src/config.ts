@@ -1,3 +1,5 @@
+import { admissionPluginNames } from './admission/index.ts';
+
 /**
  * Server settings: each flag (named after kube-apiserver's where one exists) can also come from the
  * environment as the upper-snake-case of its name (`--secure-port` ⇔ `SECURE_PORT`). Flags win.
@@ -54,6 +56,13 @@ export const FLAGS: readonly FlagDefinition[] = [
   flag('client-ca-file', 'string', '', 'CA bundle that client certificates are verified against; default: the generated CA.'),
   flag('tls-extra-sans', 'list', '', 'Extra DNS names or IPs for the generated serving certificate (comma separated).'),
   flag('authorization-mode', 'list', '', 'Authorizers in order: AlwaysAllow, AlwaysDeny. system:masters is always allowed; empty means nothing else is.'),
+  flag(
+    'enable-admission-plugins',
+    'list',
+    '',
+    'Admission plugins to enable in addition to the default ones (NamespaceLifecycle). This server has: AlwaysAdmit, NamespaceLifecycle, AlwaysDeny; they run in kube-apiserver\'s order whatever the order here.',
+  ),
+  flag('disable-admission-plugins', 'list', '', 'Admission plugins to disable although they are enabled by default (any kube-apiserver plugin name is accepted).'),
   flag('runtime-config', 'list', '', 'Enable or disable API group versions or resources: <group>/<version>[=true|false], <group>/<version>/<resource>=false, api/all=false.'),
   flag('feature-gates', 'list', '', 'Feature gates: APIResponseCompression=true|false, WatchList=true|false.'),
   flag('history-window', 'duration', '5m', 'How long watch history (and continue tokens) stay valid.'),
@@ -107,6 +116,8 @@ export interface Config {
   clientCaFile: string;
   tlsExtraSans: string[];
   authorizationMode: string[];
+  enableAdmissionPlugins: string[];
+  disableAdmissionPlugins: string[];
   runtimeConfig: string[];
   featureGates: string[];
   historyWindowMs: number;
@@ -208,6 +219,11 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     if (!['AlwaysAllow', 'AlwaysDeny'].includes(mode)) {
       throw new ConfigError(`--authorization-mode: unknown authorization mode "${mode}" (supported: AlwaysAllow, AlwaysDeny)`);
     }
+  }
+  try {
+    admissionPluginNames(config.enableAdmissionPlugins, config.disableAdmissionPlugins);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
   }
   return config;
 }

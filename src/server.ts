@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { seedBootstrapNamespaces } from '../seeds/bootstrap-namespaces.ts';
-import { NamespaceLifecycle } from './admission/namespace-lifecycle.ts';
+import { admissionPluginNames, startAdmission } from './admission/index.ts';
+import { featureGateSet } from './api/request-context.ts';
 import { X509Authenticator } from './auth/authn/x509-authenticator.ts';
 import type { Authorizer } from './auth/authz/authorizer.ts';
 import {
@@ -122,10 +123,10 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
   const storage = new PostgresStorage({ database, logger });
   closers.add('storage', () => storage.close());
   await storage.start();
-  const namespaceLifecycle = new NamespaceLifecycle(storage, logger);
-  await namespaceLifecycle.start();
-  closers.add('namespace-lifecycle', () => namespaceLifecycle.stop());
-  const surface = new ApiSurface(kinds, storage, namespaceLifecycle);
+  const admission = await startAdmission(admissionPluginNames(config.enableAdmissionPlugins, config.disableAdmissionPlugins), { storage, logger });
+  closers.add('admission', () => admission.stop());
+  logger.info({ plugins: admission.chain.names }, 'admission plugins');
+  const surface = new ApiSurface(kinds, storage, admission.chain);
   const seeded = await seedBootstrapNamespaces(surface);
   if (seeded.length > 0) logger.info({ namespaces: seeded }, 'created bootstrap namespaces');
 
@@ -171,7 +172,6 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
     shutdownGate,
     maxInFlight: { nonMutating: config.maxRequestsInflight, mutating: config.maxMutatingRequestsInflight },
     surface,
-    storage,
     authenticators: [new X509Authenticator()],
     authorizers: authorizersFor(config.authorizationMode),
     health: { forEndpoint: (e) => checks[e] },
@@ -180,7 +180,7 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
       watchBookmarkIntervalMs: config.watchBookmarkIntervalMs,
       minRequestTimeoutSeconds: config.minRequestTimeout,
       requestTimeoutMs: config.requestTimeoutMs,
-      watchList: gates.get('WatchList') === true,
+      featureGates: featureGateSet(gates),
     },
     logger,
     compression: gates.get('APIResponseCompression') === true,

@@ -1,24 +1,37 @@
 import type { Logger } from 'pino';
-import { namespaceTerminating, notFound, type QualifiedResource } from '../api/errors.ts';
+import { forbidden, namespaceTerminating, notFound } from '../api/errors.ts';
 import type { StoredKubeObject } from '../api/types.ts';
-import type { NamespaceGate } from '../registry/resource-store.ts';
 import type { Storage, WatchHandle } from '../storage/storage.ts';
+import type { AdmissionAttributes } from './attributes.ts';
+import { handlesOperations, type AdmissionPlugin } from './plugin.ts';
 
 const NAMESPACES = { group: '', resource: 'namespaces' };
 const RESTART_DELAY_MS = 1000;
+/** Namespaces that may never be deleted: the cluster's own components live in them. */
+export const IMMORTAL_NAMESPACES: ReadonlySet<string> = new Set(['default', 'kube-system', 'kube-public']);
 
 function terminating(ns: StoredKubeObject): boolean {
   return Boolean(ns.metadata.deletionTimestamp) || (ns.status as { phase?: string } | undefined)?.phase === 'Terminating';
 }
 
+function isNamespaceKind(a: AdmissionAttributes): boolean {
+  return a.kind.group === '' && a.kind.kind === 'Namespace';
+}
+
 /**
- * The NamespaceLifecycle admission rule for creates: the namespace must exist and must not be
- * terminating. An in-memory view of the namespaces, kept by a watch, answers the common case (an
- * active namespace) without a query; anything else is confirmed against the store, since the view
- * may lag by a few milliseconds. The write itself checks again in its transaction (storage's
+ * The NamespaceLifecycle admission plugin (mutating phase, as upstream):
+ * - `default`, `kube-system` and `kube-public` cannot be deleted (403);
+ * - a namespaced object can be created or updated only in a namespace that exists (404), and not
+ *   created in one that is terminating (403 with the NamespaceTerminating cause).
+ *
+ * An in-memory view of the namespaces, kept by a watch, answers the common case (an active
+ * namespace) without a query; anything else is confirmed against the store, since the view may lag
+ * by a few milliseconds. The write itself checks again in its transaction (storage's
  * `requireNamespace`), so a lagging view can change which error is reported, never what is stored.
  */
-export class NamespaceLifecycle implements NamespaceGate {
+export class NamespaceLifecycle implements AdmissionPlugin {
+  readonly name = 'NamespaceLifecycle';
+  readonly handles = handlesOperations('CREATE', 'UPDATE', 'DELETE');
   readonly #storage: Storage;
   readonly #logger: Logger;
   /** name → terminating? */
@@ -61,10 +74,16 @@ export class NamespaceLifecycle implements NamespaceGate {
     this.#watch = null;
   }
 
-  async assertWritable(namespace: string, resource: QualifiedResource, name: string): Promise<void> {
-    if (this.#watch && this.#known.get(namespace) === false) return;
-    const found = await this.#storage.get({ ...NAMESPACES, namespace: '', name: namespace });
-    if (!found) throw notFound(NAMESPACES, namespace);
-    if (terminating(found.object)) throw namespaceTerminating(resource, name, namespace);
+  async admit(a: AdmissionAttributes): Promise<void> {
+    const resource = { group: a.resource.group, resource: a.resource.resource };
+    if (a.operation === 'DELETE' && isNamespaceKind(a) && IMMORTAL_NAMESPACES.has(a.name)) {
+      throw forbidden(resource, a.name, 'this namespace may not be deleted');
+    }
+    // Cluster-scoped objects, namespaces themselves and deletes are always allowed.
+    if (!a.namespace || isNamespaceKind(a) || a.operation === 'DELETE') return;
+    if (this.#watch && this.#known.get(a.namespace) === false) return;
+    const found = await this.#storage.get({ ...NAMESPACES, namespace: '', name: a.namespace });
+    if (!found) throw notFound(NAMESPACES, a.namespace);
+    if (a.operation === 'CREATE' && terminating(found.object)) throw namespaceTerminating(resource, a.name, a.namespace);
   }
 }

@@ -23,6 +23,8 @@ export interface RequestInfo {
   readonly inNamespace: boolean;
   /** Path segments past the subresource (only meaningful for proxy-like subresources). */
   readonly parts: readonly string[];
+  /** `name` came from a `metadata.name=` field selector (a list or watch), not from the path. */
+  readonly nameFromSelector?: boolean;
 }
 
 /** Subresources of namespaces that are not namespaced resources inside them. */
@@ -120,9 +122,13 @@ export function parseRequestInfo(method: string, rawPath: string, query: URLSear
   else if (verb === 'get' && !name) verb = isTrue(query.get('watch')) ? 'watch' : 'list';
   else if (verb === 'delete' && !name) verb = 'deletecollection';
 
+  let nameFromSelector = false;
   if (!name && (verb === 'list' || verb === 'watch')) {
     const fieldName = exactMetadataName(query.get('fieldSelector'));
-    if (fieldName) name = fieldName;
+    if (fieldName) {
+      name = fieldName;
+      nameFromSelector = true;
+    }
   }
   return {
     isResourceRequest: true,
@@ -137,6 +143,7 @@ export function parseRequestInfo(method: string, rawPath: string, query: URLSear
     name,
     inNamespace,
     parts,
+    ...(nameFromSelector ? { nameFromSelector } : {}),
   };
 }
 

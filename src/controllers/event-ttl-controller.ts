@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { controllerContext } from './controller-context.ts';
 import { ApiError } from '../api/errors.ts';
 import type { KubeObject } from '../api/types.ts';
 import type { ResourceStore } from '../registry/resource-store.ts';
@@ -65,7 +66,7 @@ export class EventTtlController {
           if (now - lastTouched(event) < this.#ttlMs) continue;
           const meta = event.metadata ?? {};
           try {
-            await this.#events.delete(String(meta.namespace), String(meta.name), {
+            await this.#events.delete(controllerContext(), String(meta.namespace), String(meta.name), {
               dryRun: false,
               preconditions: { resourceVersion: meta.resourceVersion },
             });

@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { controllerContext } from './controller-context.ts';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { ApiError } from '../api/errors.ts';
@@ -53,11 +54,14 @@ export class LeaderElector {
       this.#setLeading(false);
       // Hand the lease back so another replica can take over at once.
       await this.#o.leases
-        .mutate(this.#o.namespace, this.#o.name, (lease) => {
-          const spec = (lease.spec ?? {}) as LeaseSpec;
-          if (spec.holderIdentity === this.identity) lease.spec = { ...spec, holderIdentity: undefined, leaseDurationSeconds: 1 };
-          return lease;
-        }, { dryRun: false, subresource: '' })
+        .update(controllerContext(), this.#o.namespace, this.#o.name, {
+          build: (current) => {
+            const lease = current as KubeObject;
+            const spec = (lease.spec ?? {}) as LeaseSpec;
+            if (spec.holderIdentity === this.identity) lease.spec = { ...spec, holderIdentity: undefined, leaseDurationSeconds: 1 };
+            return lease;
+          },
+        })
         .catch(() => undefined);
     }
   }
@@ -90,16 +94,16 @@ export class LeaderElector {
     const durationSeconds = Math.max(1, Math.round(leaseDurationMs / 1000));
     let current: KubeObject | undefined;
     try {
-      current = (await leases.get(namespace, name)).object;
+      current = (await leases.get(controllerContext(), namespace, name)).object;
     } catch (err) {
       if (!(err instanceof ApiError && err.code === 404)) throw err;
     }
     if (!current) {
       try {
-        await leases.create(namespace, {
+        await leases.create(controllerContext(), namespace, {
           metadata: { name, namespace },
           spec: { holderIdentity: this.identity, leaseDurationSeconds: durationSeconds, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 },
-        }, { dryRun: false });
+        });
         return true;
       } catch (err) {
         if (err instanceof ApiError && err.reason === 'AlreadyExists') return false;
@@ -120,7 +124,7 @@ export class LeaderElector {
     };
     try {
       // Conditional on the version we read: a rival that wrote in between wins this round.
-      await leases.update(namespace, name, { ...current, spec: next }, { dryRun: false, subresource: '' });
+      await leases.replace(controllerContext(), namespace, name, { ...current, spec: next });
       return true;
     } catch (err) {
       if (err instanceof ApiError && (err.code === 409 || err.code === 404)) return false;

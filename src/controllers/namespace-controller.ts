@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { controllerContext } from './controller-context.ts';
 import { ApiError } from '../api/errors.ts';
 import type { KubeObject, StoredKubeObject } from '../api/types.ts';
 import { KUBERNETES_FINALIZER } from '../kinds/namespace.ts';
@@ -117,7 +118,7 @@ export class NamespaceController {
     const namespaces = this.#surface.storeFor('', 'namespaces');
     let ns: NamespaceLike;
     try {
-      ns = (await namespaces.get('', name)).object as NamespaceLike;
+      ns = (await namespaces.get(controllerContext(), '', name)).object as NamespaceLike;
     } catch (err) {
       if (err instanceof ApiError && err.code === 404) return true;
       throw err;
@@ -128,21 +129,25 @@ export class NamespaceController {
     const left = await this.#deleteContent(name);
     await this.#reportProgress(name, left);
     if (left.resources.size > 0) return false;
-    await namespaces.mutate('', name, (current) => {
-      const spec = ((current as NamespaceLike).spec ?? {}) as { finalizers?: string[] };
-      return { ...current, spec: { ...spec, finalizers: (spec.finalizers ?? []).filter((f) => f !== KUBERNETES_FINALIZER) } } as KubeObject;
-    }, { dryRun: false, subresource: 'finalize' });
+    await namespaces.update(controllerContext('finalize'), '', name, {
+      build: (current) => {
+        const spec = ((current as NamespaceLike).spec ?? {}) as { finalizers?: string[] };
+        return { ...current, spec: { ...spec, finalizers: (spec.finalizers ?? []).filter((f) => f !== KUBERNETES_FINALIZER) } } as KubeObject;
+      },
+    });
     this.#logger.info({ namespace: name }, 'namespace emptied and finalized');
     return true;
   }
 
   /** Writes the deletion conditions to the namespace's status (nothing is written when they are unchanged). */
   async #reportProgress(name: string, left: RemainingContent): Promise<void> {
-    await this.#surface.storeFor('', 'namespaces').mutate('', name, (current) => {
-      const status = (current.status ?? {}) as { conditions?: NamespaceCondition[] };
-      const conditions = deletionConditions(status.conditions, left, nowTimestamp());
-      return { ...current, status: { ...status, conditions } };
-    }, { dryRun: false, subresource: 'status' });
+    await this.#surface.storeFor('', 'namespaces').update(controllerContext('status'), '', name, {
+      build: (current) => {
+        const status = ((current as KubeObject).status ?? {}) as { conditions?: NamespaceCondition[] };
+        const conditions = deletionConditions(status.conditions, left, nowTimestamp());
+        return { ...(current as KubeObject), status: { ...status, conditions } };
+      },
+    });
   }
 
   /** Deletes every namespaced object in the namespace; returns what still exists (terminating, held by finalizers). */
@@ -166,7 +171,7 @@ export class NamespaceController {
           let obj = JSON.parse(text) as StoredKubeObject;
           if (!obj.metadata.deletionTimestamp) {
             try {
-              const outcome = await store.delete(namespace, obj.metadata.name, { dryRun: false, propagationPolicy: 'Background' });
+              const outcome = await store.delete(controllerContext(), namespace, obj.metadata.name, { dryRun: false, propagationPolicy: 'Background' });
               if (outcome.gone) continue;
               obj = outcome.object.object;
             } catch (err) {

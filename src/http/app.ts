@@ -8,8 +8,6 @@ import { authenticate } from '../auth/authn/authenticate.ts';
 import { authorize } from '../auth/authz/authorize.ts';
 import type { Authorizer } from '../auth/authz/authorizer.ts';
 import type { ApiSurface } from '../registry/api-surface.ts';
-import { toApiError } from '../registry/storage-errors.ts';
-import { StorageError, type Storage } from '../storage/storage.ts';
 import { closeUnreadBodies } from './close-unread-bodies.ts';
 import { maxInFlight, type MaxInFlightLimits } from './max-inflight.ts';
 import { parseRequestInfo } from '../api/request-info.ts';
@@ -26,7 +24,6 @@ import type { ShutdownGate } from './shutdown-gate.ts';
 
 export interface AppOptions {
   readonly surface: ApiSurface;
-  readonly storage: Storage;
   readonly authenticators: readonly Authenticator[];
   readonly authorizers: readonly Authorizer[];
   readonly health: HealthChecks;
@@ -68,7 +65,7 @@ export function buildApp(options: AppOptions): Koa {
   app.use(warningHeaders(options.logger));
   if (options.compression) app.use(compressReads());
   const settings: HandlerSettings = { ...options.settings, watchTermination: options.shutdownGate.watchTermination };
-  app.use(resourceHandler(options.surface, options.storage, settings, options.logger));
+  app.use(resourceHandler(options.surface, settings, options.logger));
   app.use(router.routes());
   app.use(notFound());
   return app;
@@ -96,10 +93,9 @@ function statusErrors(logger: Logger) {
       await next();
     } catch (err) {
       let apiError: ApiError;
-      // A storage error nobody translated (the database going away mid-request) still gets its API form.
-      const translated = err instanceof StorageError ? toApiError(err, { group: '', resource: '' }, '') : err;
-      if (translated instanceof ApiError) {
-        apiError = translated;
+      // The registry turns storage errors into API errors: anything else here is a bug, answered 500.
+      if (err instanceof ApiError) {
+        apiError = err;
       } else {
         logger.error({ err, method: ctx.method, url: ctx.url }, 'request failed');
         apiError = internalError();

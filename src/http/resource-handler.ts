@@ -1,8 +1,7 @@
 import type { Context, Next } from 'koa';
 import { ApiError, methodNotAllowed } from '../api/errors.ts';
 import type { ApiSurface } from '../registry/api-surface.ts';
-import type { Verb } from '../registry/kind.ts';
-import type { Storage } from '../storage/storage.ts';
+import { subresourceOf, type Verb } from '../registry/kind.ts';
 import type { Logger } from 'pino';
 import { handleCreate } from './handlers/create.ts';
 import { handleDelete } from './handlers/delete.ts';
@@ -12,6 +11,7 @@ import { handleList } from './handlers/list.ts';
 import { handlePatch } from './handlers/patch.ts';
 import { handleUpdate } from './handlers/update.ts';
 import { handleWatch } from './handlers/watch.ts';
+import { requestContextOf } from './request-context.ts';
 import type { ApiState, HandlerSettings, RequestScope } from './scope.ts';
 
 type Handler = (ctx: Context, scope: RequestScope) => Promise<void>;
@@ -27,19 +27,13 @@ const HANDLERS: Record<Verb, Handler> = {
   deletecollection: handleDeleteCollection,
 };
 
-/** Verbs a subresource serves. */
-const SUBRESOURCE_VERBS: Record<string, readonly Verb[]> = {
-  status: ['get', 'update', 'patch'],
-  finalize: ['update'],
-};
-
 /** The 404 for a path nothing serves; upstream's carries empty details (`"details":{}`). */
 export function notFoundError(): ApiError {
   return new ApiError(404, 'NotFound', 'the server could not find the requested resource', {});
 }
 
 /** Dispatches resource requests (/api/v1/…, /apis/<g>/<v>/…) to the handler of their verb. */
-export function resourceHandler(surface: ApiSurface, storage: Storage, settings: HandlerSettings, logger: Logger) {
+export function resourceHandler(surface: ApiSurface, settings: HandlerSettings, logger: Logger) {
   return async function resources(ctx: Context, next: Next): Promise<void> {
     const state = ctx.state as ApiState;
     const info = state.requestInfo;
@@ -50,9 +44,9 @@ export function resourceHandler(surface: ApiSurface, storage: Storage, settings:
     const verb = info.verb as Verb;
     if (info.parts.length > 0) throw notFoundError();
     if (info.subresource) {
-      const allowed = info.subresource === 'status' ? (kind.hasStatus ? SUBRESOURCE_VERBS.status : undefined) : kind.subresources.includes(info.subresource) ? SUBRESOURCE_VERBS[info.subresource] : undefined;
-      if (!allowed) throw notFoundError();
-      if (!allowed.includes(verb)) throw methodNotAllowed();
+      const sub = subresourceOf(kind, info.subresource);
+      if (!sub) throw notFoundError();
+      if (!sub.verbs.includes(verb)) throw methodNotAllowed();
     }
     // Cluster-scoped kinds have no namespaced paths; namespaced kinds have no cluster paths for one object.
     const namespacedPath = info.inNamespace;
@@ -65,7 +59,8 @@ export function resourceHandler(surface: ApiSurface, storage: Storage, settings:
     if (verb === 'create' && info.name) throw methodNotAllowed();
     // PUT and PATCH address one object; a collection path has no such route.
     if ((verb === 'update' || verb === 'patch') && !info.name) throw methodNotAllowed();
-    const scope: RequestScope = { kind, store, storage, info, user: state.user, settings, logger };
+    const context = requestContextOf(ctx, info, settings.featureGates);
+    const scope: RequestScope = { kind, store, info, context, user: state.user, settings, logger };
     await HANDLERS[verb](ctx, scope);
   };
 }

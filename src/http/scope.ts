@@ -1,16 +1,17 @@
 import type { Logger } from 'pino';
+import type { FeatureGates, RequestContext } from '../api/request-context.ts';
 import type { UserInfo } from '../auth/user.ts';
 import type { KindDefinition } from '../registry/kind.ts';
 import type { ResourceStore } from '../registry/resource-store.ts';
-import type { Storage } from '../storage/storage.ts';
 import type { RequestInfo } from '../api/request-info.ts';
 
-/** What a resource handler gets: the kind, its store, and the request's parsed attributes. */
+/** What a resource handler gets: the kind, its store, the request's parsed attributes and its context. */
 export interface RequestScope {
   readonly kind: KindDefinition;
   readonly store: ResourceStore;
-  readonly storage: Storage;
   readonly info: RequestInfo;
+  /** The request's context for the store (a write handler adds its dryRun and fieldManager). */
+  readonly context: RequestContext;
   readonly user: UserInfo;
   readonly settings: HandlerSettings;
   readonly logger: Logger;
@@ -22,8 +23,8 @@ export interface HandlerSettings {
   readonly minRequestTimeoutSeconds: number;
   /** --request-timeout in ms: non-watch requests are answered 504 past it. */
   readonly requestTimeoutMs: number;
-  /** Gate WatchList: sendInitialEvents on watches. */
-  readonly watchList: boolean;
+  /** --feature-gates as requests see them (WatchList: sendInitialEvents on watches). */
+  readonly featureGates: FeatureGates;
   /** Aborted when the server starts draining at shutdown: every watch ends then. */
   readonly watchTermination: AbortSignal;
 }

@@ -36,7 +36,7 @@ export const configMaps = defineKind({
     { name: 'Data', type: 'integer', description: 'Number of keys in data and binaryData.', cell: (o) => countKeys(o.data, o.binaryData) },
   ],
   strategy: {
-    validate: (obj) => validateConfigMap(obj),
-    validateUpdate: (obj, old) => [...validateConfigMap(obj), ...immutableDataErrors(obj, old, ['data', 'binaryData'])],
+    validate: (_ctx, obj) => validateConfigMap(obj),
+    validateUpdate: (_ctx, obj, old) => [...validateConfigMap(obj), ...immutableDataErrors(obj, old, ['data', 'binaryData'])],
   },
 });

@@ -67,5 +67,5 @@ export const coreEvents = defineKind({
     object: (o) => (o as CoreEvent).involvedObject,
     message: (o) => (o as CoreEvent).message,
   }),
-  strategy: { validate: validateCoreEvent, validateUpdate: (obj) => validateCoreEvent(obj) },
+  strategy: { validate: (_ctx, obj) => validateCoreEvent(obj), validateUpdate: (_ctx, obj) => validateCoreEvent(obj) },
 });

@@ -75,5 +75,5 @@ export const events = defineKind({
   // Stored as core/v1 Event, as upstream: both APIs show the same events.
   storage: { group: '', resource: 'events', toStorage: eventsV1ToCoreEvent, fromStorage: coreEventToEventsV1 },
   // Legacy events (no eventTime) read through this API may be written back as they are.
-  strategy: { validate: validateEventsV1, validateUpdate: (obj, old) => (old.eventTime ? validateEventsV1(obj) : []) },
+  strategy: { validate: (_ctx, obj) => validateEventsV1(obj), validateUpdate: (_ctx, obj, old) => (old.eventTime ? validateEventsV1(obj) : []) },
 });

@@ -32,5 +32,5 @@ export const leases = defineKind({
   tableColumns: [
     { name: 'Holder', type: 'string', description: 'The holder of the lease', cell: (o) => ((o.spec ?? {}) as LeaseSpec).holderIdentity ?? '' },
   ],
-  strategy: { validate: validateLease, validateUpdate: (obj) => validateLease(obj) },
+  strategy: { validate: (_ctx, obj) => validateLease(obj), validateUpdate: (_ctx, obj) => validateLease(obj) },
 });

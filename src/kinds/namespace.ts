@@ -1,6 +1,7 @@
 import type { FieldError } from '../api/errors.ts';
 import type { KubeObject } from '../api/types.ts';
 import { ALL_VERBS, defineKind } from '../registry/kind.ts';
+import { statusSubresource } from '../registry/subresources.ts';
 import { qualifiedNameErrors } from '../registry/validation/names.ts';
 
 /** The finalizer the namespace controller removes once the namespace is empty. */
@@ -51,34 +52,41 @@ export const namespaces = defineKind({
   nameRule: 'dns-label',
   // As upstream: namespaces are deleted one at a time, there is no deletecollection.
   verbs: ALL_VERBS.filter((v) => v !== 'deletecollection'),
-  hasStatus: true,
-  subresources: ['finalize'],
+  subresources: [
+    statusSubresource({ validateUpdate: (_ctx, obj) => [...validateNamespace(obj), ...validatePhase(obj)] }),
+    // spec.finalizers changes only here; the rest of the object is taken from the body, except status.
+    {
+      name: 'finalize',
+      verbs: ['update'],
+      strategy: {
+        prepareForUpdate: (_ctx, obj, old) => ({ ...obj, status: (old as NamespaceLike).status }),
+        validateUpdate: (_ctx, obj) => [...validateNamespace(obj), ...validatePhase(obj)],
+      },
+    },
+  ],
   fieldSelectors: { 'status.phase': ['status', 'phase'] },
   tableColumns: [
     { name: 'Status', type: 'string', description: 'The status of the namespace', cell: (o) => (o as NamespaceLike).status?.phase ?? '' },
   ],
   strategy: {
-    prepareForCreate: (obj) => {
+    default: (_ctx, obj) => labelWithName(obj),
+    prepareForCreate: (_ctx, obj) => {
       const ns = obj as NamespaceLike;
       ns.status = { phase: 'Active' };
       const finalizers = specFinalizers(ns);
       ns.spec = { ...(ns.spec ?? {}), finalizers: finalizers.includes(KUBERNETES_FINALIZER) ? finalizers : [...finalizers, KUBERNETES_FINALIZER] };
-      labelWithName(ns);
     },
-    prepareForUpdate: (obj, old) => {
+    prepareForUpdate: (_ctx, obj, old) => {
       // spec.finalizers changes only through /finalize.
       (obj as NamespaceLike).spec = { ...((obj as NamespaceLike).spec ?? {}), finalizers: specFinalizers(old) };
-      labelWithName(obj);
-    },
-    prepareForDelete: (obj) => {
-      (obj as NamespaceLike).status = { ...((obj as NamespaceLike).status ?? {}), phase: 'Terminating' };
     },
     extraFinalizers: specFinalizers,
-    prepareSubresourceUpdate: (subresource, obj, old) => {
-      if (subresource !== 'finalize') return old;
-      return { ...old, spec: { ...((old as NamespaceLike).spec ?? {}), finalizers: specFinalizers(obj) } };
+    validate: (_ctx, obj) => validateNamespace(obj),
+    validateUpdate: (_ctx, obj) => [...validateNamespace(obj), ...validatePhase(obj)],
+  },
+  deleteStrategy: {
+    prepareForDelete: (_ctx, obj) => {
+      (obj as NamespaceLike).status = { ...((obj as NamespaceLike).status ?? {}), phase: 'Terminating' };
     },
-    validate: validateNamespace,
-    validateUpdate: (obj) => [...validateNamespace(obj), ...validatePhase(obj)],
   },
 });

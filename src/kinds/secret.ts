@@ -73,17 +73,14 @@ export const secrets = defineKind({
     { name: 'Data', type: 'integer', description: 'Number of keys in data.', cell: (o) => countKeys(o.data) },
   ],
   strategy: {
-    prepareForCreate: (obj) => {
+    // Every write without a type means the default one, as upstream defaults before validating (so
+    // a typed Secret updated without its type is refused as a type change).
+    default: (_ctx, obj) => {
       if (obj.type === undefined || obj.type === '') obj.type = 'Opaque';
     },
-    // An update without a type means the default one, as upstream defaults before validating (so a
-    // typed Secret updated without its type is refused as a type change).
-    prepareForUpdate: (obj) => {
-      if (obj.type === undefined || obj.type === '') obj.type = 'Opaque';
-    },
-    canonicalize: foldStringData,
-    validate: (obj) => validateSecret(obj),
-    validateUpdate: (obj, old) => {
+    canonicalize: (_ctx, obj) => foldStringData(obj),
+    validate: (_ctx, obj) => validateSecret(obj),
+    validateUpdate: (_ctx, obj, old) => {
       const errs = validateSecret(obj);
       if (obj.type !== old.type) errs.push({ type: 'FieldValueInvalid', field: 'type', value: obj.type, detail: 'field is immutable' });
       return [...errs, ...immutableDataErrors(obj, old, ['data'])];

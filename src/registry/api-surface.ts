@@ -1,27 +1,68 @@
+import type { AdmissionChain } from '../admission/chain.ts';
 import type { KindDefinition } from './kind.ts';
-import { ResourceStore, type NamespaceGate } from './resource-store.ts';
+import { ResourceStore } from './resource-store.ts';
 import type { Storage } from '../storage/storage.ts';
 
-/** The kinds this server serves (after --runtime-config) and a store for each. */
-export class ApiSurface {
-  readonly kinds: readonly KindDefinition[];
-  readonly #byPath = new Map<string, { kind: KindDefinition; store: ResourceStore }>();
-  readonly #groupVersions = new Set<string>();
+interface Served {
+  readonly kind: KindDefinition;
+  readonly store: ResourceStore;
+}
 
-  constructor(kinds: readonly KindDefinition[], storage: Storage, namespaces: NamespaceGate) {
-    this.kinds = kinds;
-    for (const kind of kinds) {
-      this.#byPath.set(`${kind.group}/${kind.version}/${kind.plural}`, { kind, store: new ResourceStore(kind, storage, namespaces) });
-      this.#groupVersions.add(`${kind.group}/${kind.version}`);
-    }
+/**
+ * The kinds this server serves and a store for each. The set can grow and shrink while the server
+ * runs (custom resources come and go): every change bumps `generation`, which the discovery and
+ * OpenAPI documents are cached by, so they follow.
+ */
+export class ApiSurface {
+  readonly #storage: Storage;
+  readonly #admission: AdmissionChain;
+  readonly #byPath = new Map<string, Served>();
+  #kinds: readonly KindDefinition[] = [];
+  #generation = 0;
+
+  constructor(kinds: readonly KindDefinition[], storage: Storage, admission: AdmissionChain) {
+    this.#storage = storage;
+    this.#admission = admission;
+    for (const kind of kinds) this.add(kind);
   }
 
-  lookup(group: string, version: string, resource: string): { kind: KindDefinition; store: ResourceStore } | undefined {
-    return this.#byPath.get(`${group}/${version}/${resource}`);
+  /** The served kinds, in the order they were added. */
+  get kinds(): readonly KindDefinition[] {
+    return this.#kinds;
+  }
+
+  /** Changes with every add or remove. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** Serves a kind from now on; a kind already served at the same path is an error. */
+  add(kind: KindDefinition): ResourceStore {
+    const path = pathOf(kind.group, kind.version, kind.plural);
+    if (this.#byPath.has(path)) throw new Error(`${kind.plural}.${kind.group || 'core'}/${kind.version} is served already`);
+    const store = new ResourceStore(kind, this.#storage, this.#admission);
+    this.#byPath.set(path, { kind, store });
+    this.#kinds = [...this.#kinds, kind];
+    this.#generation++;
+    return store;
+  }
+
+  /** Stops serving a kind (its stored objects stay); false when it was not served. */
+  remove(group: string, version: string, plural: string): boolean {
+    const served = this.#byPath.get(pathOf(group, version, plural));
+    if (!served) return false;
+    this.#byPath.delete(pathOf(group, version, plural));
+    this.#kinds = this.#kinds.filter((k) => k !== served.kind);
+    this.#generation++;
+    return true;
+  }
+
+  lookup(group: string, version: string, resource: string): Served | undefined {
+    return this.#byPath.get(pathOf(group, version, resource));
   }
 
   servesGroupVersion(group: string, version: string): boolean {
-    return this.#groupVersions.has(`${group}/${version}`);
+    return this.#kinds.some((k) => k.group === group && k.version === version);
   }
 
   /** The store of a served kind, by group and plural, if it is served (--runtime-config may turn it off). */
@@ -38,4 +79,8 @@ export class ApiSurface {
     if (!store) throw new Error(`no served resource ${resource}.${group}`);
     return store;
   }
+}
+
+function pathOf(group: string, version: string, plural: string): string {
+  return `${group}/${version}/${plural}`;
 }

@@ -1,4 +1,5 @@
 import type { FieldError } from '../api/errors.ts';
+import type { RequestContext } from '../api/request-context.ts';
 import type { KubeObject } from '../api/types.ts';
 
 /** The verbs a REST resource can support; routes exist only for the ones a kind lists. */
@@ -40,26 +41,77 @@ export interface StorageMapping {
   fromStorage(obj: KubeObject): KubeObject;
 }
 
-/** Hooks a kind supplies; the generic store calls them in a fixed order (see registry/strategy.ts). */
+/**
+ * Hooks a kind supplies; the generic store calls them in upstream's order (docs/architecture.md,
+ * "The store and its hooks"). Every hook gets the request's context first.
+ */
 export interface KindStrategy {
-  /** Clears fields a create must not set (status on kinds with a status subresource) and sets defaults. */
-  prepareForCreate?(obj: KubeObject): void;
+  /** Fills defaults in a write body (create and update, every subresource), before anything else looks at it. */
+  default?(ctx: RequestContext, obj: KubeObject): void;
+  /** Clears fields a create must not set (status on kinds with a status subresource) and sets derived ones. */
+  prepareForCreate?(ctx: RequestContext, obj: KubeObject): void;
   /** Carries over fields an update of the main resource must not change (status). */
-  prepareForUpdate?(obj: KubeObject, old: KubeObject): void;
+  prepareForUpdate?(ctx: RequestContext, obj: KubeObject, old: KubeObject): void;
   /** Kind rules for a new object; returns field errors, never changes the object. */
-  validate?(obj: KubeObject): FieldError[];
+  validate?(ctx: RequestContext, obj: KubeObject): FieldError[];
   /** Kind rules for an update (immutability and the like). */
-  validateUpdate?(obj: KubeObject, old: KubeObject): FieldError[];
-  /** Removes write-only input (Secret.stringData) after folding it in; runs before validation. */
-  canonicalize?(obj: KubeObject): void;
-  /** Changes made when a delete starts a graceful deletion (Namespace: status.phase Terminating). */
-  prepareForDelete?(obj: KubeObject): void;
+  validateUpdate?(ctx: RequestContext, obj: KubeObject, old: KubeObject): FieldError[];
+  /** Folds write-only input in (Secret.stringData into data) and removes it; runs before validation, which judges the folded object. */
+  canonicalize?(ctx: RequestContext, obj: KubeObject): void;
+  /** Warnings about a valid object being created (sent as `Warning` headers). */
+  warningsOnCreate?(ctx: RequestContext, obj: KubeObject): string[];
+  /** Warnings about a valid update. */
+  warningsOnUpdate?(ctx: RequestContext, obj: KubeObject, old: KubeObject): string[];
   /** Finalizers kept outside metadata.finalizers that also hold a deleted object (Namespace spec.finalizers). */
   extraFinalizers?(obj: KubeObject): string[];
-  /** Builds the object an update of a custom subresource (not status) stores, from the body and the old object. */
-  prepareSubresourceUpdate?(subresource: string, obj: KubeObject, old: KubeObject): KubeObject;
-  /** Warnings to send as `Warning` headers. */
-  warnings?(obj: KubeObject, old?: KubeObject): string[];
+}
+
+/** How a delete proceeds: at once, or gracefully (the object stays, marked, for a grace period). */
+export interface DeleteStrategy {
+  /**
+   * The grace period in seconds a delete of this object gets, given the one the client asked for
+   * (undefined: none named); 0 or undefined deletes at once. Kinds without graceful deletion omit it.
+   */
+  gracePeriodSeconds?(ctx: RequestContext, obj: KubeObject, requested: number | undefined): number | undefined;
+  /** Changes made when a delete marks the object instead of removing it (Namespace: status.phase Terminating). */
+  prepareForDelete?(ctx: RequestContext, obj: KubeObject): void;
+}
+
+/** A kind's subresource update: builds the object to store from the body and the stored object. */
+export interface SubresourceStrategy {
+  /**
+   * Returns the object to store, from the request body (`obj`, already carrying the old system
+   * fields) and the stored object (`old`): a status update takes the body's status and metadata and
+   * keeps the rest of `old`.
+   */
+  prepareForUpdate(ctx: RequestContext, obj: KubeObject, old: KubeObject): KubeObject;
+  /** Rules for the update through this subresource (instead of the kind's validateUpdate). */
+  validateUpdate?(ctx: RequestContext, obj: KubeObject, old: KubeObject): FieldError[];
+  /** Warnings about the update. */
+  warningsOnUpdate?(ctx: RequestContext, obj: KubeObject, old: KubeObject): string[];
+}
+
+/** A group, version and kind. */
+export interface GroupVersionKind {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+}
+
+/**
+ * A subresource (`<resource>/<name>`): the verbs it serves, the kind it takes and returns (the
+ * parent's unless named), and how it is served: an update strategy on the parent's object (status,
+ * finalize), or, for subresources with a store of their own (scale, eviction, token, binding), that
+ * store. Routing, discovery and OpenAPI read this declaration.
+ */
+export interface SubresourceDefinition {
+  readonly name: string;
+  readonly verbs: readonly Verb[];
+  /** The kind of request and response bodies; the parent's when undefined. */
+  readonly kind?: GroupVersionKind;
+  /** That kind's message in the generated schema (for OpenAPI), when it is not the parent's. */
+  readonly schemaMessage?: string;
+  readonly strategy?: SubresourceStrategy;
 }
 
 /**
@@ -80,10 +132,10 @@ export interface KindDefinition {
   readonly verbs: readonly Verb[];
   /** Key of the message in the generated schema (`k8s.io.api.core.v1.ConfigMap`, as in protobuf descriptors). */
   readonly schemaMessage: string;
-  /** `status` subresource: updates to the main resource ignore status and vice versa. */
-  readonly hasStatus: boolean;
-  /** Extra subresources served by custom handlers (e.g. namespaces/finalize). */
-  readonly subresources: readonly string[];
+  /** Served unless --runtime-config turns it off (true), or only when it turns it on (false: beta and alpha kinds). */
+  readonly enabledByDefault: boolean;
+  /** Subresources, each with its verbs and strategy (see `statusSubresource`). */
+  readonly subresources: readonly SubresourceDefinition[];
   readonly nameRule: NameRule;
   /** PUT on a missing object creates it. */
   readonly allowCreateOnUpdate: boolean;
@@ -91,11 +143,14 @@ export interface KindDefinition {
   readonly allowUnconditionalUpdate: boolean;
   /** metadata.generation is bumped when anything but metadata and status changes. */
   readonly tracksGeneration: boolean;
+  /** A delete that removes the object answers with the object, not a Success Status. */
+  readonly returnDeletedObject: boolean;
   /** Field selectors beyond metadata.name and metadata.namespace: selector key → JSON path. */
   readonly fieldSelectors: Readonly<Record<string, readonly string[]>>;
   /** Columns after Name (the Name column and a trailing Age column are always present). */
   readonly tableColumns: readonly TableColumn[];
   readonly strategy: KindStrategy;
+  readonly deleteStrategy: DeleteStrategy;
   /** Set when the kind's objects are stored as another resource (see StorageMapping). */
   readonly storage?: StorageMapping;
 }
@@ -116,15 +171,17 @@ export function defineKind(input: KindInput): KindDefinition {
     shortNames: [],
     categories: [],
     verbs: ALL_VERBS,
-    hasStatus: false,
+    enabledByDefault: true,
     subresources: [],
     nameRule: 'dns-subdomain',
     allowCreateOnUpdate: false,
     allowUnconditionalUpdate: true,
     tracksGeneration: false,
+    returnDeletedObject: false,
     fieldSelectors: {},
     tableColumns: [],
     strategy: {},
+    deleteStrategy: {},
     ...input,
   });
 }
@@ -132,4 +189,9 @@ export function defineKind(input: KindInput): KindDefinition {
 /** `v1` for the core group, otherwise `<group>/<version>`. */
 export function apiVersionOf(kind: Pick<KindDefinition, 'group' | 'version'>): string {
   return kind.group ? `${kind.group}/${kind.version}` : kind.version;
+}
+
+/** The subresource of that name, if the kind has it. */
+export function subresourceOf(kind: KindDefinition, name: string): SubresourceDefinition | undefined {
+  return kind.subresources.find((s) => s.name === name);
 }

@@ -21,10 +21,10 @@ interface ListPlan {
   readonly fromToken: boolean;
 }
 
-function planList(store: ResourceStore, namespace: string | undefined, q: ListQuery): ListPlan {
+function planList(store: ResourceStore, namespace: string | undefined, q: ListQuery, name?: string): ListPlan {
   validateListQuery(q);
   const kind = store.kind;
-  const selectors = parseSelectors(kind, q.labelSelector, q.fieldSelector);
+  const selectors = parseSelectors(kind, q.labelSelector, q.fieldSelector, name);
   const limit = q.limit && q.limit > 0 ? q.limit : undefined;
   const base: { namespace?: string; filter?: ListOptions['filter']; limit?: number; countRemaining: boolean } = {
     namespace: kind.namespaced ? namespace : undefined,
@@ -57,10 +57,10 @@ function listError(store: ResourceStore, plan: ListPlan, err: unknown): unknown 
 /**
  * Serves a list request following the resourceVersion / resourceVersionMatch table of the protocol:
  * Most Recent and Any read the latest state, NotOlderThan waits for the version, Exact and continue
- * tokens read the snapshot of their version.
+ * tokens read the snapshot of their version. Called through ResourceStore.list.
  */
-export async function listResource(store: ResourceStore, namespace: string | undefined, q: ListQuery): Promise<ListPage> {
-  const plan = planList(store, namespace, q);
+export async function listPage(store: ResourceStore, namespace: string | undefined, q: ListQuery, name?: string): Promise<ListPage> {
+  const plan = planList(store, namespace, q, name);
   const { options } = plan;
   const kind = store.kind;
   try {
@@ -78,11 +78,12 @@ export async function listResource(store: ResourceStore, namespace: string | und
 
 /**
  * A list request without a limit, opened as a cursor over its snapshot so that it can be written out
- * as it is read (the same items, version and errors as listResource; such a list has no continue
- * token). Undefined for a paged list (one with a limit): listResource serves those.
+ * as it is read (the same items, version and errors as listPage; such a list has no continue
+ * token). Undefined for a paged list (one with a limit): listPage serves those. Called through
+ * ResourceStore.openList.
  */
-export async function openListResource(store: ResourceStore, namespace: string | undefined, q: ListQuery): Promise<ListCursor | undefined> {
-  const plan = planList(store, namespace, q);
+export async function openListCursor(store: ResourceStore, namespace: string | undefined, q: ListQuery, name?: string): Promise<ListCursor | undefined> {
+  const plan = planList(store, namespace, q, name);
   if (plan.options.limit !== undefined) return undefined;
   try {
     return await store.storage.openList({ group: store.kind.group, resource: store.kind.plural }, plan.options);

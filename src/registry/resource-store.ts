@@ -9,54 +9,73 @@ import {
   type FieldError,
   type QualifiedResource,
 } from '../api/errors.ts';
+import type { RequestContext } from '../api/request-context.ts';
 import type { KubeObject, StoredKubeObject, SuccessStatus } from '../api/types.ts';
-import { StorageError, type ObjectKey, type Storage, type StoredObject } from '../storage/storage.ts';
+import type { AdmissionAttributes, AdmissionOperation } from '../admission/attributes.ts';
+import type { AdmissionChain } from '../admission/chain.ts';
+import { StorageError, type ListCursor, type ObjectKey, type Storage, type StoredObject } from '../storage/storage.ts';
 import type { DeleteOptions } from './delete-options.ts';
-import { apiVersionOf, type KindDefinition } from './kind.ts';
+import { apiVersionOf, subresourceOf, type KindDefinition, type SubresourceStrategy } from './kind.ts';
+import { listPage, openListCursor, type ListPage } from './list-reader.ts';
+import type { ListQuery } from './list-options.ts';
 import { storageFor, storageRefOf } from './storage-view.ts';
 import { canonicalJson, carryUpdateFields, fillCreateFields, generateName, nowTimestamp, specOf } from './system-fields.ts';
 import { checkName, checkNamespace, checkTypeMeta } from './body-checks.ts';
 import { toApiError } from './storage-errors.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from './validation/object-meta.ts';
+import { startWatch, type WatchSink, type WatchStarted } from './watch-start.ts';
 import { cloneJson } from '../codecs/deep-json.ts';
 
-/** Checks that a namespaced create may go into the namespace (exists, not terminating). */
-export interface NamespaceGate {
-  assertWritable(namespace: string, resource: QualifiedResource, name: string): Promise<void>;
+/**
+ * What an update writes, as upstream's UpdatedObjectInfo: PUT and PATCH both describe their write
+ * as a function from the stored object to the desired one, and share one update path.
+ */
+export interface UpdatedObjectInfo {
+  /**
+   * The desired object, built from a copy of the stored one (null when there is none: only a PUT on
+   * a kind that creates on update gets that far). Called again when a concurrent write wins the race.
+   */
+  build(current: StoredKubeObject | null): KubeObject | Promise<KubeObject>;
+  /** A conditional write: the stored version must be this one (409 otherwise). */
+  readonly precondition?: number;
+  /** The body is a whole object (PUT): it may create, and its uid is a precondition. */
+  readonly wholeObject?: boolean;
 }
 
-export interface WriteOptions {
-  readonly dryRun: boolean;
-}
-
-export interface UpdateOptions extends WriteOptions {
-  /** '' for the main resource, or the subresource (status, finalize …). */
-  readonly subresource: string;
-}
-
-export type DeleteOutcome = { readonly gone: false; readonly object: StoredObject } | { readonly gone: true; readonly status: SuccessStatus; readonly object: StoredObject };
+/**
+ * The outcome of a delete: `gone` once the object left storage (the answer is `status`, or the
+ * object for kinds that return it), otherwise the object as it stays (marked for deletion).
+ */
+export type DeleteOutcome =
+  | { readonly gone: false; readonly object: StoredObject }
+  | { readonly gone: true; readonly object: StoredObject; readonly status?: SuccessStatus };
 
 const GUARANTEED_UPDATE_RETRIES = 16;
 
 /**
- * The generic store: runs a kind's strategy around storage in a fixed order
- * (system fields → prepare → canonicalize → validate → gate → write) and turns storage errors into
- * API errors. It never names a specific kind.
+ * The generic store: runs a kind's strategy and the admission chain around storage in upstream's
+ * order, and turns storage errors into API errors, so that callers (HTTP, controllers) never see a
+ * storage error. It never names a specific kind. Every method takes the request's context.
+ *
+ * create: type checks → mutating admission → system fields → default → prepareForCreate →
+ *   canonicalize → validate → warnings → validating admission → write.
+ * update: build the desired object from the stored one → preconditions → mutating admission →
+ *   system fields → default → prepareForUpdate (or the subresource's strategy) → canonicalize →
+ *   validateUpdate → warnings → validating admission → write (a no-op writes nothing).
+ * delete: preconditions → graceful period → admission → mark (finalizers, grace) or remove.
  */
 export class ResourceStore {
   readonly kind: KindDefinition;
   readonly qualified: QualifiedResource;
   /** Storage as this kind sees it (objects in the kind's form, whatever form they are stored in). */
   readonly storage: Storage;
-  readonly #storage: Storage;
-  readonly #namespaces: NamespaceGate;
+  readonly #admission: AdmissionChain;
 
-  constructor(kind: KindDefinition, storage: Storage, namespaces: NamespaceGate) {
+  constructor(kind: KindDefinition, storage: Storage, admission: AdmissionChain) {
     this.kind = kind;
     this.qualified = { group: kind.group, resource: kind.plural };
     this.storage = storageFor(kind, storage);
-    this.#storage = this.storage;
-    this.#namespaces = namespaces;
+    this.#admission = admission;
   }
 
   key(namespace: string, name: string): ObjectKey {
@@ -64,134 +83,180 @@ export class ResourceStore {
   }
 
   /** Reads one object; with `minVersion` (NotOlderThan) the store must have reached that version. */
-  async get(namespace: string, name: string, minVersion?: number): Promise<StoredObject> {
-    if (minVersion !== undefined) await this.#storage.waitForVersion(minVersion).catch((err) => Promise.reject(this.#toApiError(err, name)));
-    const found = await this.#storage.get(this.key(namespace, name));
-    if (!found) throw notFound(this.qualified, name);
-    return found;
+  async get(_ctx: RequestContext, namespace: string, name: string, minVersion?: number): Promise<StoredObject> {
+    try {
+      if (minVersion !== undefined) await this.storage.waitForVersion(minVersion);
+      const found = await this.storage.get(this.key(namespace, name));
+      if (!found) throw notFound(this.qualified, name);
+      return found;
+    } catch (err) {
+      throw this.#toApiError(err, name);
+    }
   }
 
-  async create(namespace: string, body: KubeObject, options: WriteOptions): Promise<StoredObject> {
+  /** One page of a list (or the whole list), at the snapshot the resourceVersion rules pick. */
+  list(_ctx: RequestContext, namespace: string | undefined, query: ListQuery, name?: string): Promise<ListPage> {
+    return listPage(this, namespace, query, name);
+  }
+
+  /** A list without a limit as a cursor over its snapshot (undefined for a paged list: use `list`). */
+  openList(_ctx: RequestContext, namespace: string | undefined, query: ListQuery, name?: string): Promise<ListCursor | undefined> {
+    return openListCursor(this, namespace, query, name);
+  }
+
+  /**
+   * Starts a watch with upstream's start semantics (initial events, resourceVersion, WatchList) and
+   * delivers its events to `sink`; errors before the first event are API errors.
+   */
+  watch(ctx: RequestContext, namespace: string | undefined, query: ListQuery, name: string | undefined, sink: WatchSink): Promise<WatchStarted | undefined> {
+    return startWatch(this, ctx, namespace, query, name, sink);
+  }
+
+  async create(ctx: RequestContext, namespace: string, body: KubeObject): Promise<StoredObject> {
     checkTypeMeta(this.kind, body);
     const meta = (body.metadata ??= {});
     checkNamespace(this.kind, meta, namespace);
-    // Admission (NamespaceLifecycle) runs before the kind's rules, so it judges the name as sent.
-    if (this.kind.namespaced) await this.#namespaces.assertWritable(namespace, this.qualified, typeof meta.name === 'string' ? meta.name : '');
+    // Mutating admission runs before the kind's rules, so it judges the name as sent.
+    await this.#admission.admit(this.#attributes(ctx, 'CREATE', namespace, typeof meta.name === 'string' ? meta.name : '', body));
     const generate = !meta.name && typeof meta.generateName === 'string' && meta.generateName !== '';
     if (generate) meta.name = generateName(meta.generateName as string);
 
     const obj = fillCreateFields(body, this.kind.tracksGeneration);
     obj.apiVersion = apiVersionOf(this.kind);
     obj.kind = this.kind.kind;
-    this.kind.strategy.prepareForCreate?.(obj);
-    this.kind.strategy.canonicalize?.(obj);
-    this.#validate(obj, validateObjectMeta(this.kind, obj), this.kind.strategy.validate?.(obj) ?? []);
+    const strategy = this.kind.strategy;
+    strategy.default?.(ctx, obj);
+    strategy.prepareForCreate?.(ctx, obj);
+    strategy.canonicalize?.(ctx, obj);
+    this.#validate(obj, validateObjectMeta(this.kind, obj), strategy.validate?.(ctx, obj) ?? []);
+    ctx.warnings.push(...(strategy.warningsOnCreate?.(ctx, obj) ?? []));
+    await this.#admission.validate(this.#attributes(ctx, 'CREATE', namespace, obj.metadata.name, obj));
 
-    if (options.dryRun) {
-      if (await this.#storage.get(this.key(namespace, obj.metadata.name))) throw alreadyExists(this.qualified, obj.metadata.name);
-      return { object: obj, text: JSON.stringify(obj), resourceVersion: 0 };
-    }
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.#storage.create(this.key(namespace, obj.metadata.name), obj, { requireNamespace: this.kind.namespaced });
-      } catch (err) {
-        // A generated name that collides gets a fresh suffix, a few times, before giving up.
-        if (generate && err instanceof StorageError && err.code === 'Exists' && attempt < 8) {
-          obj.metadata.name = generateName(meta.generateName as string);
-          continue;
-        }
-        if (err instanceof StorageError && err.code === 'NamespaceMissing') throw notFound({ group: '', resource: 'namespaces' }, namespace);
-        if (err instanceof StorageError && err.code === 'NamespaceTerminating') throw namespaceTerminating(this.qualified, obj.metadata.name, namespace);
-        throw this.#toApiError(err, obj.metadata.name);
+    try {
+      if (ctx.dryRun) {
+        if (await this.storage.get(this.key(namespace, obj.metadata.name))) throw alreadyExists(this.qualified, obj.metadata.name);
+        return { object: obj, text: JSON.stringify(obj), resourceVersion: 0 };
       }
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await this.storage.create(this.key(namespace, obj.metadata.name), obj, { requireNamespace: this.kind.namespaced });
+        } catch (err) {
+          // A generated name that collides gets a fresh suffix, a few times, before giving up.
+          if (generate && err instanceof StorageError && err.code === 'Exists' && attempt < 8) {
+            obj.metadata.name = generateName(meta.generateName as string);
+            continue;
+          }
+          throw err;
+        }
+      }
+    } catch (err) {
+      if (err instanceof StorageError && err.code === 'NamespaceMissing') throw notFound({ group: '', resource: 'namespaces' }, namespace);
+      if (err instanceof StorageError && err.code === 'NamespaceTerminating') throw namespaceTerminating(this.qualified, obj.metadata.name, namespace);
+      throw this.#toApiError(err, obj.metadata.name);
     }
   }
 
   /**
-   * PUT. With metadata.resourceVersion the write is conditional (409 on mismatch); without it the
-   * kind decides whether an unconditional update is allowed. A missing object is created where the
-   * kind allows create-on-update (the result says so, for the 201).
+   * PUT: the body replaces the stored object. With metadata.resourceVersion the write is
+   * conditional (409 on mismatch); without it the kind decides whether an unconditional update is
+   * allowed. The body is checked (400s) before anything is read.
    */
-  async update(
-    namespace: string,
-    name: string,
-    body: KubeObject,
-    options: UpdateOptions,
-  ): Promise<{ stored: StoredObject; created: boolean }> {
+  replace(ctx: RequestContext, namespace: string, name: string, body: KubeObject): Promise<{ stored: StoredObject; created: boolean }> {
     checkTypeMeta(this.kind, body);
     const meta = (body.metadata ??= {});
     checkNamespace(this.kind, meta, namespace);
     checkName(meta, name);
     const precondition = meta.resourceVersion ? this.#parseVersion(meta.resourceVersion, name) : undefined;
-
-    return this.#guaranteedUpdate(namespace, name, precondition, async (current) => {
-      if (!current) {
-        if (!this.kind.allowCreateOnUpdate || options.subresource) throw notFound(this.qualified, name);
-        if (precondition !== undefined) throw notFound(this.qualified, name);
-        return { create: cloneJson(body) };
-      }
-      if (precondition === undefined && !this.kind.allowUnconditionalUpdate) {
-        throw invalid(this.kind.group, this.kind.kind, name, [
-          { type: 'FieldValueInvalid', field: 'metadata.resourceVersion', rawValue: '0x0', detail: 'must be specified for an update' },
-        ]);
-      }
-      const incomingUid = body.metadata?.uid;
-      if (incomingUid && incomingUid !== current.object.metadata.uid) {
-        throw conflict(this.qualified, name, `Precondition failed: UID in precondition: ${incomingUid}, UID in object meta: ${current.object.metadata.uid}`);
-      }
-      return { update: this.#prepareUpdate(cloneJson(body), current.object, options.subresource) };
-    }, options);
+    return this.update(ctx, namespace, name, { build: () => cloneJson(body), precondition, wholeObject: true });
   }
 
   /**
-   * Read-modify-write with retries, for patches and controllers: `mutate` gets a copy of the current
-   * object and returns the desired one. With `precondition` a changed object is a 409 instead.
+   * The one update path (PUT, PATCH, subresources, controllers): builds the desired object from the
+   * stored one and writes it, retrying from a fresh read when a concurrent write wins, unless the
+   * write is conditional (`precondition`: 409 then). A missing object is created where the kind
+   * allows create-on-update and the write is a whole object (the result says so, for the 201).
    */
-  async mutate(
-    namespace: string,
-    name: string,
-    mutate: (current: StoredKubeObject) => KubeObject | Promise<KubeObject>,
-    options: UpdateOptions & { precondition?: number },
-  ): Promise<StoredObject> {
-    const result = await this.#guaranteedUpdate(namespace, name, options.precondition, async (current) => {
-      if (!current) throw notFound(this.qualified, name);
-      const desired = await mutate(cloneJson(current.object));
-      checkTypeMeta(this.kind, desired);
-      const meta = (desired.metadata ??= {});
-      checkName(meta, name);
-      checkNamespace(this.kind, meta, namespace);
-      return { update: this.#prepareUpdate(desired, current.object, options.subresource) };
-    }, options);
-    return result.stored;
-  }
-
-  async delete(namespace: string, name: string, options: DeleteOptions): Promise<DeleteOutcome> {
+  async update(ctx: RequestContext, namespace: string, name: string, info: UpdatedObjectInfo): Promise<{ stored: StoredObject; created: boolean }> {
     const key = this.key(namespace, name);
     for (let attempt = 0; attempt < GUARANTEED_UPDATE_RETRIES; attempt++) {
-      const current = await this.#storage.get(key);
+      const current = await this.storage.get(key).catch((err) => Promise.reject(this.#toApiError(err, name)));
+      if (!current) {
+        if (!info.wholeObject || !this.kind.allowCreateOnUpdate || ctx.subresource || info.precondition !== undefined) throw notFound(this.qualified, name);
+        const body = await info.build(null);
+        try {
+          return { stored: await this.create(ctx, namespace, body), created: true };
+        } catch (err) {
+          if (err instanceof ApiError && err.reason === 'AlreadyExists') continue;
+          throw err;
+        }
+      }
+      if (info.precondition !== undefined && info.precondition !== current.resourceVersion) throw conflict(this.qualified, name);
+      const desired = await info.build(cloneJson(current.object));
+      this.#checkUpdateBody(namespace, name, desired, current.object, info);
+      const next = await this.#prepareUpdate(ctx, namespace, desired, current.object);
+      if (canonicalJson(next) === canonicalJson(current.object)) {
+        // A no-op update writes nothing and keeps the version, so watchers see no event.
+        return { stored: current, created: false };
+      }
+      if (ctx.dryRun) return { stored: { object: next, text: JSON.stringify(next), resourceVersion: 0 }, created: false };
+      try {
+        if (next.metadata.deletionTimestamp && this.#pendingFinalizers(next).length === 0 && !next.metadata.deletionGracePeriodSeconds) {
+          // The last finalizer went: the object leaves storage instead of being updated. The client
+          // still gets the object it asked for (finalizers gone), as upstream answers such an update.
+          const deleted = await this.storage.delete(key, current.resourceVersion);
+          return { stored: { object: next, text: JSON.stringify(next), resourceVersion: deleted.resourceVersion }, created: false };
+        }
+        return { stored: await this.storage.update(key, next, current.resourceVersion), created: false };
+      } catch (err) {
+        if (err instanceof StorageError && (err.code === 'Conflict' || err.code === 'NotFound')) {
+          if (info.precondition !== undefined && err.code === 'Conflict') throw conflict(this.qualified, name);
+          continue;
+        }
+        throw this.#toApiError(err, name);
+      }
+    }
+    throw conflict(this.qualified, name, 'too many concurrent changes; please retry');
+  }
+
+  /**
+   * Deletes one object: at once, or by marking it (deletionTimestamp) while finalizers hold it or its
+   * kind's delete strategy gives it a grace period; a second delete may only shorten that period.
+   */
+  async delete(ctx: RequestContext, namespace: string, name: string, options: DeleteOptions): Promise<DeleteOutcome> {
+    const key = this.key(namespace, name);
+    for (let attempt = 0; attempt < GUARANTEED_UPDATE_RETRIES; attempt++) {
+      const current = await this.storage.get(key).catch((err) => Promise.reject(this.#toApiError(err, name)));
       if (!current) throw notFound(this.qualified, name);
       this.#checkDeletePreconditions(current, options, name);
       const obj = current.object;
+      const grace = this.#gracefulDelete(ctx, obj, options);
+      if (grace.pending) return { gone: false, object: current };
+      await this.#admitDelete(ctx, namespace, name, obj, options);
 
-      if (this.#pendingFinalizers(obj).length > 0) {
-        // Terminating: the object stays until the last finalizer is gone.
-        if (obj.metadata.deletionTimestamp) return { gone: false, object: current };
-        const next = cloneJson(obj);
-        next.metadata.deletionTimestamp = nowTimestamp();
-        next.metadata.deletionGracePeriodSeconds = 0;
-        this.kind.strategy.prepareForDelete?.(next);
-        if (options.dryRun) return { gone: false, object: { object: next, text: JSON.stringify(next), resourceVersion: current.resourceVersion } };
-        try {
-          return { gone: false, object: await this.#storage.update(key, next, current.resourceVersion) };
-        } catch (err) {
-          if (err instanceof StorageError && err.code === 'Conflict') continue;
-          throw this.#toApiError(err, name);
+      const finalizers = this.#pendingFinalizers(obj);
+      if (finalizers.length > 0 || grace.marked) {
+        // Marked: the object stays until the last finalizer is gone or its grace period is over.
+        if (obj.metadata.deletionTimestamp && !grace.marked) return { gone: false, object: current };
+        const next = grace.marked ?? cloneJson(obj);
+        if (!next.metadata.deletionTimestamp) {
+          next.metadata.deletionTimestamp = nowTimestamp();
+          next.metadata.deletionGracePeriodSeconds = 0;
         }
+        this.kind.deleteStrategy.prepareForDelete?.(ctx, next);
+        if (ctx.dryRun) return { gone: false, object: { object: next, text: JSON.stringify(next), resourceVersion: current.resourceVersion } };
+        if (finalizers.length > 0 || (next.metadata.deletionGracePeriodSeconds ?? 0) > 0) {
+          try {
+            return { gone: false, object: await this.storage.update(key, next, current.resourceVersion) };
+          } catch (err) {
+            if (err instanceof StorageError && err.code === 'Conflict') continue;
+            throw this.#toApiError(err, name);
+          }
+        }
+        // A grace period shortened to 0 with nothing else holding the object: it goes now.
       }
-      if (options.dryRun) return { gone: true, status: this.#deletedStatus(obj), object: current };
+      if (ctx.dryRun) return this.#gone(current);
       try {
-        const deleted = await this.#storage.delete(key, current.resourceVersion);
-        return { gone: true, status: this.#deletedStatus(obj), object: deleted };
+        return this.#gone(await this.storage.delete(key, current.resourceVersion));
       } catch (err) {
         if (err instanceof StorageError && (err.code === 'Conflict' || err.code === 'NotFound') && attempt + 1 < GUARANTEED_UPDATE_RETRIES) {
           continue;
@@ -202,17 +267,51 @@ export class ResourceStore {
     throw conflict(this.qualified, name, 'too many concurrent changes; please retry');
   }
 
+  /** Errors of storage (and anything else) as API errors, for callers that reach storage themselves. */
   translate(err: unknown, name: string): unknown {
     return this.#toApiError(err, name);
   }
 
-  #deletedStatus(obj: StoredKubeObject): SuccessStatus {
-    return successStatus({
-      name: obj.metadata.name,
-      group: this.kind.group || undefined,
-      kind: this.kind.plural,
-      uid: obj.metadata.uid,
-    });
+  #gone(deleted: StoredObject): DeleteOutcome {
+    if (this.kind.returnDeletedObject) return { gone: true, object: deleted };
+    const obj = deleted.object;
+    const status = successStatus({ name: obj.metadata.name, group: this.kind.group || undefined, kind: this.kind.plural, uid: obj.metadata.uid });
+    return { gone: true, object: deleted, status };
+  }
+
+  /**
+   * Upstream's graceful-deletion rules: a kind with a delete strategy may give the object a grace
+   * period (it stays, marked, with deletionTimestamp in the future); a later delete can only shorten
+   * it, and one that would not is a no-op (`pending`). A negative period counts as 1 s.
+   */
+  #gracefulDelete(ctx: RequestContext, obj: StoredKubeObject, options: DeleteOptions): { pending: boolean; marked?: StoredKubeObject } {
+    const decide = this.kind.deleteStrategy.gracePeriodSeconds;
+    if (!decide) return { pending: false };
+    const requested = options.gracePeriodSeconds !== undefined && options.gracePeriodSeconds < 0 ? 1 : options.gracePeriodSeconds;
+    const meta = obj.metadata;
+    if (meta.deletionTimestamp) {
+      const period = meta.deletionGracePeriodSeconds ?? 0;
+      if (period === 0) return { pending: false };
+      if (requested === undefined || requested >= period) return { pending: true };
+      const next = cloneJson(obj);
+      const start = Date.parse(meta.deletionTimestamp) - period * 1000;
+      next.metadata.deletionTimestamp = nowTimestamp(new Date(start + requested * 1000));
+      next.metadata.deletionGracePeriodSeconds = requested;
+      return { pending: false, marked: next };
+    }
+    const period = decide(ctx, obj, requested);
+    if (!period || period <= 0) return { pending: false };
+    const next = cloneJson(obj);
+    next.metadata.deletionTimestamp = nowTimestamp(new Date(Date.now() + period * 1000));
+    next.metadata.deletionGracePeriodSeconds = period;
+    if ((next.metadata.generation ?? 0) > 0) next.metadata.generation = (next.metadata.generation ?? 0) + 1;
+    return { pending: false, marked: next };
+  }
+
+  async #admitDelete(ctx: RequestContext, namespace: string, name: string, obj: StoredKubeObject, options: DeleteOptions): Promise<void> {
+    const attributes = this.#attributes(ctx, 'DELETE', namespace, name, undefined, obj, deleteOptionsObject(options));
+    await this.#admission.admit(attributes);
+    await this.#admission.validate(attributes);
   }
 
   /** Finalizers that keep a deleted object: metadata.finalizers plus any the kind adds (Namespace spec). */
@@ -236,28 +335,48 @@ export class ResourceStore {
     }
   }
 
-  #prepareUpdate(obj: KubeObject, old: StoredKubeObject, subresource: string): StoredKubeObject {
-    obj.apiVersion = apiVersionOf(this.kind);
-    obj.kind = this.kind.kind;
-    let next: StoredKubeObject;
-    if (subresource === 'status') {
-      // A status write changes status and nothing else.
-      next = { ...cloneJson(old), status: obj.status } as StoredKubeObject;
-      if (obj.status === undefined) delete next.status;
-    } else if (subresource) {
-      const prepare = this.kind.strategy.prepareSubresourceUpdate;
-      if (!prepare) throw notFound(this.qualified, `${old.metadata.name}/${subresource}`);
-      next = prepare(subresource, obj, cloneJson(old)) as StoredKubeObject;
+  /**
+   * The desired object names this endpoint's kind, this object and this namespace (a whole body was
+   * checked by `replace` already); a whole body's resourceVersion and uid are preconditions.
+   */
+  #checkUpdateBody(namespace: string, name: string, desired: KubeObject, old: StoredKubeObject, info: UpdatedObjectInfo): void {
+    const meta = (desired.metadata ??= {});
+    if (!info.wholeObject) {
+      checkTypeMeta(this.kind, desired);
+      checkName(meta, name);
+      checkNamespace(this.kind, meta, namespace);
+      return;
+    }
+    if (info.precondition === undefined && !this.kind.allowUnconditionalUpdate) {
+      throw invalid(this.kind.group, this.kind.kind, name, [
+        { type: 'FieldValueInvalid', field: 'metadata.resourceVersion', rawValue: '0x0', detail: 'must be specified for an update' },
+      ]);
+    }
+    const incomingUid = meta.uid;
+    if (incomingUid && incomingUid !== old.metadata.uid) {
+      throw conflict(this.qualified, name, `Precondition failed: UID in precondition: ${String(incomingUid)}, UID in object meta: ${old.metadata.uid}`);
+    }
+  }
+
+  async #prepareUpdate(ctx: RequestContext, namespace: string, desired: KubeObject, old: StoredKubeObject): Promise<StoredKubeObject> {
+    desired.apiVersion = apiVersionOf(this.kind);
+    desired.kind = this.kind.kind;
+    await this.#admission.admit(this.#attributes(ctx, 'UPDATE', namespace, old.metadata.name, desired, old));
+    const strategy = this.kind.strategy;
+    const sub = this.#subresourceStrategy(ctx, old);
+    let next = carryUpdateFields(desired, old);
+    strategy.default?.(ctx, next);
+    if (sub) {
+      next = carryUpdateFields(sub.prepareForUpdate(ctx, next, cloneJson(old)), old);
     } else {
-      next = carryUpdateFields(obj, old);
-      if (this.kind.hasStatus) {
+      if (subresourceOf(this.kind, 'status')) {
         if (old.status === undefined) delete next.status;
         else next.status = cloneJson(old.status);
       }
-      this.kind.strategy.prepareForUpdate?.(next, old);
+      strategy.prepareForUpdate?.(ctx, next, old);
     }
     next.metadata.resourceVersion = old.metadata.resourceVersion;
-    this.kind.strategy.canonicalize?.(next);
+    strategy.canonicalize?.(ctx, next);
     if (this.kind.tracksGeneration && specOf(next) !== specOf(old)) {
       next.metadata.generation = (old.metadata.generation ?? 0) + 1;
     }
@@ -273,56 +392,44 @@ export class ResourceStore {
         });
       }
     }
-    this.#validate(next, errors, this.kind.strategy.validateUpdate?.(next, old) ?? []);
+    const kindErrors = sub ? (sub.validateUpdate?.(ctx, next, old) ?? []) : (strategy.validateUpdate?.(ctx, next, old) ?? []);
+    this.#validate(next, errors, kindErrors);
+    ctx.warnings.push(...((sub ? sub.warningsOnUpdate : strategy.warningsOnUpdate)?.(ctx, next, old) ?? []));
+    await this.#admission.validate(this.#attributes(ctx, 'UPDATE', namespace, old.metadata.name, next, old));
     return next;
   }
 
-  async #guaranteedUpdate(
+  /** The strategy of the subresource the request addresses (undefined for the main resource). */
+  #subresourceStrategy(ctx: RequestContext, old: StoredKubeObject): SubresourceStrategy | undefined {
+    if (!ctx.subresource) return undefined;
+    const strategy = subresourceOf(this.kind, ctx.subresource)?.strategy;
+    if (!strategy) throw notFound(this.qualified, `${old.metadata.name}/${ctx.subresource}`);
+    return strategy;
+  }
+
+  #attributes(
+    ctx: RequestContext,
+    operation: AdmissionOperation,
     namespace: string,
     name: string,
-    precondition: number | undefined,
-    decide: (current: StoredObject | null) => Promise<{ create?: KubeObject; update?: StoredKubeObject }>,
-    options: WriteOptions,
-  ): Promise<{ stored: StoredObject; created: boolean }> {
-    const key = this.key(namespace, name);
-    for (let attempt = 0; attempt < GUARANTEED_UPDATE_RETRIES; attempt++) {
-      const current = await this.#storage.get(key);
-      if (current && precondition !== undefined && precondition !== current.resourceVersion) {
-        throw conflict(this.qualified, name);
-      }
-      const decision = await decide(current);
-      if (decision.create) {
-        try {
-          return { stored: await this.create(namespace, decision.create, options), created: true };
-        } catch (err) {
-          if (err instanceof ApiError && err.reason === 'AlreadyExists') continue;
-          throw err;
-        }
-      }
-      const next = decision.update as StoredKubeObject;
-      const old = (current as StoredObject).object;
-      if (canonicalJson(next) === canonicalJson(old)) {
-        // A no-op update writes nothing and keeps the version, so watchers see no event.
-        return { stored: current as StoredObject, created: false };
-      }
-      if (options.dryRun) return { stored: { object: next, text: JSON.stringify(next), resourceVersion: 0 }, created: false };
-      try {
-        if (next.metadata.deletionTimestamp && this.#pendingFinalizers(next).length === 0) {
-          // The last finalizer went: the object leaves storage instead of being updated. The client
-          // still gets the object it asked for (finalizers gone), as upstream answers such an update.
-          const deleted = await this.#storage.delete(key, (current as StoredObject).resourceVersion);
-          return { stored: { object: next, text: JSON.stringify(next), resourceVersion: deleted.resourceVersion }, created: false };
-        }
-        return { stored: await this.#storage.update(key, next, (current as StoredObject).resourceVersion), created: false };
-      } catch (err) {
-        if (err instanceof StorageError && (err.code === 'Conflict' || err.code === 'NotFound')) {
-          if (precondition !== undefined && err.code === 'Conflict') throw conflict(this.qualified, name);
-          continue;
-        }
-        throw this.#toApiError(err, name);
-      }
-    }
-    throw conflict(this.qualified, name, 'too many concurrent changes; please retry');
+    object?: KubeObject,
+    oldObject?: KubeObject,
+    options?: Record<string, unknown>,
+  ): AdmissionAttributes {
+    return {
+      operation,
+      kind: { group: this.kind.group, version: this.kind.version, kind: this.kind.kind },
+      resource: { group: this.kind.group, version: this.kind.version, resource: this.kind.plural },
+      subresource: ctx.subresource,
+      name,
+      namespace: this.kind.namespaced ? namespace : '',
+      object,
+      oldObject,
+      user: ctx.user,
+      dryRun: ctx.dryRun,
+      options: options ?? { kind: operation === 'CREATE' ? 'CreateOptions' : 'UpdateOptions', apiVersion: 'meta.k8s.io/v1', ...(ctx.dryRun ? { dryRun: ['All'] } : {}), ...(ctx.fieldManager ? { fieldManager: ctx.fieldManager } : {}) },
+      context: ctx,
+    };
   }
 
   #validate(obj: KubeObject, ...lists: FieldError[][]): void {
@@ -342,4 +449,15 @@ export class ResourceStore {
   #toApiError(err: unknown, name: string): unknown {
     return toApiError(err, this.qualified, name);
   }
+}
+
+/** DeleteOptions as a meta.k8s.io/v1 object, for admission. */
+function deleteOptionsObject(options: DeleteOptions): Record<string, unknown> {
+  const out: Record<string, unknown> = { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1' };
+  if (options.gracePeriodSeconds !== undefined) out.gracePeriodSeconds = options.gracePeriodSeconds;
+  if (options.preconditions) out.preconditions = options.preconditions;
+  if (options.orphanDependents !== undefined) out.orphanDependents = options.orphanDependents;
+  if (options.propagationPolicy) out.propagationPolicy = options.propagationPolicy;
+  if (options.dryRun) out.dryRun = ['All'];
+  return out;
 }

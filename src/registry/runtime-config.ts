@@ -2,10 +2,11 @@ import type { KindDefinition } from './kind.ts';
 
 /**
  * Applies --runtime-config entries (`<group>/<version>[=true|false]`, `<group>/<version>/<resource>=false`,
- * `api/all=false`, `api/v1=false` for the core group) to the known kinds. Enabled by default.
+ * `api/all=false`, `api/v1=false` for the core group) to the known kinds; a kind not named is
+ * served when its `enabledByDefault` says so.
  */
 export function enabledKinds(kinds: readonly KindDefinition[], entries: readonly string[]): KindDefinition[] {
-  let allEnabled = true;
+  let all: boolean | undefined;
   const groupVersions = new Map<string, boolean>();
   const resources = new Map<string, boolean>();
   for (const entry of entries) {
@@ -15,7 +16,7 @@ export function enabledKinds(kinds: readonly KindDefinition[], entries: readonly
       throw new Error(`--runtime-config: invalid value "${rawValue}" for "${key}" (use true or false)`);
     }
     if (key === 'api/all') {
-      allEnabled = value;
+      all = value;
       continue;
     }
     const parts = key.split('/');
@@ -30,6 +31,7 @@ export function enabledKinds(kinds: readonly KindDefinition[], entries: readonly
     if (res !== undefined) return res;
     const gv = groupVersions.get(`${k.group}/${k.version}`);
     if (gv !== undefined) return gv;
-    return allEnabled;
+    // api/all decides for everything not named; otherwise the kind's own default (beta kinds are off).
+    return all ?? k.enabledByDefault;
   });
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { statusSubresource } from '../../src/registry/subresources.ts';
 import { describe, it } from 'node:test';
 import { ApiError } from '../../src/api/errors.ts';
 import {
@@ -24,8 +25,7 @@ const namespaces = kind({
   plural: 'namespaces',
   namespaced: false,
   shortNames: ['ns'],
-  hasStatus: true,
-  subresources: ['finalize'],
+  subresources: [statusSubresource(), { name: 'finalize', verbs: ['update'] }],
   verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
 });
 const configMaps = kind({ kind: 'ConfigMap', plural: 'configmaps', shortNames: ['cm'] });
@@ -35,8 +35,10 @@ const deployments = kind({
   plural: 'deployments',
   shortNames: ['deploy'],
   categories: ['all'],
-  hasStatus: true,
-  subresources: ['scale'],
+  subresources: [
+    statusSubresource(),
+    { name: 'scale', verbs: ['get', 'patch', 'update'], kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' } },
+  ],
 });
 const leases = kind({ group: 'coordination.k8s.io', kind: 'Lease', plural: 'leases' });
 const widgetsV1 = kind({ group: 'example.com', kind: 'Widget', plural: 'widgets' });

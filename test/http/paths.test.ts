@@ -136,7 +136,8 @@ describe('namespace subresources', () => {
     assert.equal(res.json.status.phase, 'Active');
   });
 
-  test('PUT /status changes only status', async () => {
+  // Upstream's status strategy resets only spec: a label sent along is kept (it was silently dropped before).
+  test('PUT /status changes status and metadata, not spec', async () => {
     const name = await createNamespace(api);
     const current = (await api.get(`/api/v1/namespaces/${name}`)).json;
     const condition = { type: 'Custom', status: 'True', reason: 'Test', message: 'hi', lastTransitionTime: '2025-01-01T00:00:00Z' };
@@ -144,11 +145,15 @@ describe('namespace subresources', () => {
     const res = await api.put(`/api/v1/namespaces/${name}/status`, body);
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.json.status.conditions, [condition]);
-    assert.equal(res.json.metadata.labels.sneaky, undefined);
+    assert.equal(res.json.metadata.labels.sneaky, 'yes');
     assert.notEqual(res.json.metadata.resourceVersion, current.metadata.resourceVersion);
     const read = (await api.get(`/api/v1/namespaces/${name}`)).json;
     assert.deepEqual(read.status.conditions, [condition]);
-    assert.equal(read.metadata.labels.sneaky, undefined);
+    assert.equal(read.metadata.labels.sneaky, 'yes');
+    // spec comes from the stored object, whatever the body says.
+    const specChange = await api.put(`/api/v1/namespaces/${name}/status`, { ...read, spec: { finalizers: [] } });
+    assert.equal(specChange.status, 200, specChange.text);
+    assert.deepEqual(specChange.json.spec.finalizers, ['kubernetes']);
   });
 
   test('status.phase must agree with deletion', async () => {
@@ -172,7 +177,8 @@ describe('namespace subresources', () => {
     assert.equal(res.json.status.phase, 'Active');
   });
 
-  test('PUT /finalize replaces spec.finalizers and nothing else', async () => {
+  // Upstream's finalize strategy keeps status only: spec and metadata come from the body.
+  test('PUT /finalize replaces spec.finalizers and metadata, not status', async () => {
     const name = await createNamespace(api);
     const current = (await api.get(`/api/v1/namespaces/${name}`)).json;
     assert.deepEqual(current.spec.finalizers, ['kubernetes']);
@@ -180,7 +186,10 @@ describe('namespace subresources', () => {
     const res = await api.put(`/api/v1/namespaces/${name}/finalize`, body);
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.json.spec.finalizers, ['kubernetes', 'example.com/extra']);
-    assert.equal(res.json.metadata.labels.other, undefined);
+    assert.equal(res.json.metadata.labels.other, 'x');
+    // The name label is the namespace's own on every write.
+    assert.equal(res.json.metadata.labels['kubernetes.io/metadata.name'], name);
+    assert.equal(res.json.status.phase, 'Active');
     const cleared = await api.put(`/api/v1/namespaces/${name}/finalize`, { ...res.json, spec: { finalizers: [] } });
     assert.equal(cleared.status, 200, cleared.text);
     assert.deepEqual(cleared.json.spec?.finalizers ?? [], []);

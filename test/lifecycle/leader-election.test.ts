@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { systemContext } from '../../src/api/request-context.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,7 +21,7 @@ test('two replicas on one database: one runs the controllers, the other takes ov
     }
     const leading = () => servers.filter((s) => s.controllers.elector?.leading);
     await eventually(async () => leading().length === 1, 'a leader', 10_000);
-    const lease = await servers[1].surface.storeFor('coordination.k8s.io', 'leases').get('kube-system', 'pgkube-controller-manager');
+    const lease = await servers[1].surface.storeFor('coordination.k8s.io', 'leases').get(systemContext(), 'kube-system', 'pgkube-controller-manager');
     const leader = leading()[0];
     assert.equal((lease.object.spec as { holderIdentity: string }).holderIdentity, leader.controllers.elector?.identity);
 
@@ -32,10 +33,10 @@ test('two replicas on one database: one runs the controllers, the other takes ov
 
     // The new leader's namespace controller works: a deleted namespace with content goes away.
     const namespaces = other.surface.storeFor('', 'namespaces');
-    await namespaces.create('', { metadata: { name: 'after-failover' } }, { dryRun: false });
-    await other.surface.storeFor('', 'configmaps').create('after-failover', { metadata: { name: 'c' } }, { dryRun: false });
-    await namespaces.delete('', 'after-failover', { dryRun: false });
-    await eventually(async () => namespaces.get('', 'after-failover').then(() => false, () => true), 'the namespace to be finalized', 15_000);
+    await namespaces.create(systemContext(), '', { metadata: { name: 'after-failover' } });
+    await other.surface.storeFor('', 'configmaps').create(systemContext(), 'after-failover', { metadata: { name: 'c' } });
+    await namespaces.delete(systemContext(), '', 'after-failover', { dryRun: false });
+    await eventually(async () => namespaces.get(systemContext(), '', 'after-failover').then(() => false, () => true), 'the namespace to be finalized', 15_000);
   } finally {
     for (const s of servers) await s.stop();
     await db.drop();

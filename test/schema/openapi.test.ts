@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { statusSubresource } from '../../src/registry/subresources.ts';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { load } from 'js-yaml';
@@ -22,7 +23,7 @@ function configMaps(): KindDefinition {
 
 function namespaces(): KindDefinition {
   return defineKind({ group: '', version: 'v1', kind: 'Namespace', plural: 'namespaces', namespaced: false,
-    schemaMessage: 'k8s.io.api.core.v1.Namespace', hasStatus: true, subresources: ['finalize'] });
+    schemaMessage: 'k8s.io.api.core.v1.Namespace', subresources: [statusSubresource(), { name: 'finalize', verbs: ['update'] }] });
 }
 
 function leases(): KindDefinition {
@@ -136,7 +137,7 @@ describe('OpenAPI v3', () => {
 
   it('marks int-or-string values', () => {
     const deployments = defineKind({ group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments',
-      namespaced: true, schemaMessage: 'k8s.io.api.apps.v1.Deployment', hasStatus: true });
+      namespaced: true, schemaMessage: 'k8s.io.api.apps.v1.Deployment', subresources: [statusSubresource()] });
     const doc = openapiV3Document([deployments], 'apis/apps/v1') as Json;
     const ios = doc.components.schemas['io.k8s.apimachinery.pkg.util.intstr.IntOrString'];
     assert.equal(ios['x-kubernetes-int-or-string'], true);

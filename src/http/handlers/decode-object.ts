@@ -21,6 +21,7 @@ import type { ApiState, RequestScope } from '../scope.ts';
 export interface DecodedWrite {
   readonly object: KubeObject;
   readonly dryRun: boolean;
+  readonly fieldManager?: string;
 }
 
 const OPTIONS_KIND: Record<string, string> = { create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions' };
@@ -29,10 +30,11 @@ const OPTIONS_KIND: Record<string, string> = { create: 'CreateOptions', update: 
  * Query parameters every write shares: dryRun (All or unset) and fieldValidation. Bad values are
  * 422 Invalid on the verb's options kind (`CreateOptions.meta.k8s.io "" is invalid: …`), as upstream.
  */
-export function writeParams(ctx: Context): { dryRun: boolean; fieldValidation: 'Ignore' | 'Warn' | 'Strict' } {
+export function writeParams(ctx: Context): { dryRun: boolean; fieldManager?: string; fieldValidation: 'Ignore' | 'Warn' | 'Strict' } {
   const { dryRun, errors: dryRunProblems } = dryRunErrors(ctx.URL.searchParams.getAll('dryRun'));
   // Upstream's order: fieldManager, dryRun, fieldValidation.
-  const errors = [...fieldManagerErrors(ctx.URL.searchParams.get('fieldManager') ?? ''), ...dryRunProblems];
+  const fieldManager = ctx.URL.searchParams.get('fieldManager') ?? '';
+  const errors = [...fieldManagerErrors(fieldManager), ...dryRunProblems];
   const raw = ctx.URL.searchParams.get('fieldValidation');
   const fieldValidation = parseFieldValidation(raw);
   if (!fieldValidation) {
@@ -42,7 +44,7 @@ export function writeParams(ctx: Context): { dryRun: boolean; fieldValidation: '
     const verb = (ctx.state as ApiState).requestInfo.verb;
     throw invalid('meta.k8s.io', OPTIONS_KIND[verb] ?? 'CreateOptions', '', errors);
   }
-  return { dryRun, fieldValidation };
+  return { dryRun, fieldValidation, ...(fieldManager ? { fieldManager } : {}) };
 }
 
 /** Upstream's FieldManagerMaxLength, in bytes. */
@@ -81,18 +83,17 @@ export async function decodeObject(ctx: Context, scope: RequestScope): Promise<D
     // Protobuf has no unknown or duplicate fields to report: the schema is the wire format.
     const decoded = decodeProtobufObject(raw, { expect: { apiVersion: apiVersionOf(scope.kind), kind: scope.kind.kind } });
     assertObjectDepth(decoded.object, 'object');
-    return { object: decoded.object as KubeObject, dryRun: params.dryRun };
+    return { object: decoded.object as KubeObject, dryRun: params.dryRun, fieldManager: params.fieldManager };
   }
   const object = decodeBody(raw, format, { expectKind: scope.kind.kind, maxDecodedBytes: scope.settings.maxRequestBodyBytes }) as KubeObject;
-  applyFieldValidation(ctx, scope, object, format === 'json' ? raw.toString('utf8') : undefined, params.fieldValidation);
+  applyFieldValidation(scope, object, format === 'json' ? raw.toString('utf8') : undefined, params.fieldValidation);
   // After unknown fields are gone: what is left is kept, and must fit what the rest of the path can walk.
   assertObjectDepth(object, 'object');
-  return { object, dryRun: params.dryRun };
+  return { object, dryRun: params.dryRun, fieldManager: params.fieldManager };
 }
 
 /** Applies a fieldValidation directive to a decoded object (JSON text, when there was one, finds duplicates too). */
 export function applyFieldValidation(
-  ctx: Context,
   scope: RequestScope,
   object: KubeObject,
   jsonText: string | undefined,
@@ -115,6 +116,5 @@ export function applyFieldValidation(
     const version = typeof object.apiVersion === 'string' ? object.apiVersion : apiVersionOf(scope.kind);
     throw strictDecodingError(declared, version, scope.kind.kind, problems);
   }
-  const state = ctx.state as ApiState;
-  for (const p of problems) state.warnings.push(fieldProblemText(p));
+  for (const p of problems) scope.context.warnings.push(fieldProblemText(p));
 }

@@ -2,11 +2,12 @@ import type { Context } from 'koa';
 import { ApiError } from '../../api/errors.ts';
 import type { KubeObject } from '../../api/types.ts';
 import { apiVersionOf } from '../../registry/kind.ts';
-import { listResource, type ListPage } from '../../registry/list-reader.ts';
+import type { ListPage } from '../../registry/list-reader.ts';
 import { parseListQuery, type ListQuery } from '../../registry/list-options.ts';
 import type { DeleteOptions } from '../../registry/delete-options.ts';
 import { negotiate, writeCommitted } from '../respond.ts';
 import type { RequestScope } from '../scope.ts';
+import { forWrite } from '../request-context.ts';
 import { readDeleteOptions } from './delete.ts';
 
 /** Page size of the listing when the client set no limit (upstream's deleteCollectionPageSize). */
@@ -39,7 +40,7 @@ export async function handleDeleteCollection(ctx: Context, scope: RequestScope):
   let last: ListPage;
   let next: ListQuery = { ...query, watch: false, limit: hasLimit ? query.limit : LIST_PAGE };
   for (;;) {
-    last = await listResource(scope.store, namespace, next);
+    last = await scope.store.list(scope.context, namespace, next);
     first ??= last;
     for (const text of last.items) {
       const meta = (JSON.parse(text) as KubeObject).metadata ?? {};
@@ -61,6 +62,7 @@ export async function handleDeleteCollection(ctx: Context, scope: RequestScope):
 /** Deletes each listed object (a few at a time); the answer lists them in listing order. */
 async function deleteAll(scope: RequestScope, listed: readonly Listed[], options: DeleteOptions): Promise<KubeObject[]> {
   const results: (KubeObject | undefined)[] = new Array(listed.length);
+  const context = forWrite(scope.context, { dryRun: options.dryRun });
   let cursor = 0;
   let failure: unknown;
   const worker = async (): Promise<void> => {
@@ -68,7 +70,7 @@ async function deleteAll(scope: RequestScope, listed: readonly Listed[], options
       const i = cursor++;
       const { namespace, name } = listed[i]!;
       try {
-        const outcome = await scope.store.delete(namespace, name, { ...options, preconditions: undefined });
+        const outcome = await scope.store.delete(context, namespace, name, { ...options, preconditions: undefined });
         results[i] = outcome.object.object;
       } catch (err) {
         // Gone in the meantime is fine: someone else deleted it.

@@ -4,6 +4,7 @@ import { decodeProtobufObject } from '../../codecs/protobuf/index.ts';
 import { parseDeleteOptions, type DeleteOptions } from '../../registry/delete-options.ts';
 import { readBody } from '../body.ts';
 import { negotiate, writeCommitted, writeStatus } from '../respond.ts';
+import { forWrite } from '../request-context.ts';
 import type { RequestScope } from '../scope.ts';
 
 /** DeleteOptions from the optional body and the query. */
@@ -27,9 +28,14 @@ export async function readDeleteOptions(ctx: Context, scope: RequestScope): Prom
 export async function handleDelete(ctx: Context, scope: RequestScope): Promise<void> {
   const negotiated = negotiate(ctx, { allowTable: true });
   const options = await readDeleteOptions(ctx, scope);
-  const outcome = await scope.store.delete(scope.info.namespace, scope.info.name, options);
-  if (outcome.gone) {
+  const outcome = await scope.store.delete(forWrite(scope.context, { dryRun: options.dryRun }), scope.info.namespace, scope.info.name, options);
+  if (outcome.gone && outcome.status) {
     writeStatus(ctx, outcome.status);
+    return;
+  }
+  if (outcome.gone) {
+    // Kinds that return the deleted object answer 200 with it.
+    writeCommitted(ctx, scope, 200, outcome.object.object, outcome.object.text, negotiated);
     return;
   }
   const code = options.orphanDependents === false ? 202 : 200;

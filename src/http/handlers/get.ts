@@ -9,6 +9,6 @@ export async function handleGet(ctx: Context, scope: RequestScope): Promise<void
   const rv = ctx.URL.searchParams.get('resourceVersion');
   // Unset is Most Recent, "0" is Any (the latest will do), anything else is NotOlderThan.
   const minVersion = rv && rv !== '0' ? parseResourceVersion(rv) : undefined;
-  const found = await scope.store.get(scope.info.namespace, scope.info.name, minVersion);
+  const found = await scope.store.get(scope.context, scope.info.namespace, scope.info.name, minVersion);
   writeObject(ctx, scope.kind, 200, found.object, found.text, n);
 }

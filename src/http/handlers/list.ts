@@ -3,7 +3,7 @@ import type { KubeObject } from '../../api/types.ts';
 import { encodeBody, isPretty } from '../../codecs/index.ts';
 import { supportsProtobuf } from '../../codecs/protobuf/index.ts';
 import { apiVersionOf } from '../../registry/kind.ts';
-import { listResource, openListResource, type ListPage } from '../../registry/list-reader.ts';
+import type { ListPage } from '../../registry/list-reader.ts';
 import { parseListQuery } from '../../registry/list-options.ts';
 import { parseIncludeObject, toTable } from '../../registry/table.ts';
 import { listBody } from '../list-body.ts';
@@ -26,7 +26,7 @@ export async function handleList(ctx: Context, scope: RequestScope): Promise<voi
 
   // Protobuf for a kind without a protobuf form is a 406, which the whole-list path words.
   const streamable = n.format !== 'protobuf' || supportsProtobuf(apiVersionOf(scope.kind), `${scope.kind.kind}List`);
-  const cursor = streamable ? await openListResource(scope.store, namespace, query) : undefined;
+  const cursor = streamable ? await scope.store.openList(scope.context, namespace, query) : undefined;
   if (cursor) {
     ctx.status = 200;
     ctx.set('Content-Type', n.contentType);
@@ -44,7 +44,7 @@ export async function handleList(ctx: Context, scope: RequestScope): Promise<voi
     return;
   }
 
-  const page = await listResource(scope.store, namespace, query);
+  const page = await scope.store.list(scope.context, namespace, query);
 
   ctx.status = 200;
   ctx.set('Content-Type', n.contentType);

@@ -7,6 +7,7 @@ import { applyPatch } from '../../registry/patch/apply-patch.ts';
 import { findTypeError } from '../../registry/type-check.ts';
 import { readBody } from '../body.ts';
 import { negotiate, writeCommitted } from '../respond.ts';
+import { forWrite } from '../request-context.ts';
 import type { RequestScope } from '../scope.ts';
 import { applyFieldValidation, writeParams } from './decode-object.ts';
 
@@ -31,11 +32,12 @@ export async function handlePatch(ctx: Context, scope: RequestScope): Promise<vo
   assertObjectDepth(patch, 'patch');
   const precondition = conditionalVersion(patch, format);
 
-  const stored = await scope.store.mutate(
-    scope.info.namespace,
-    scope.info.name,
-    (current) => {
-      const patched = applyPatch(format as PatchKind, current, patch, scope.kind.schemaMessage) as KubeObject;
+  const context = forWrite(scope.context, { dryRun: params.dryRun, fieldManager: params.fieldManager });
+  const { stored } = await scope.store.update(context, scope.info.namespace, scope.info.name, {
+    precondition,
+    build: (current) => {
+      // A patch never creates: the store calls this with the stored object only.
+      const patched = applyPatch(format as PatchKind, current!, patch, scope.kind.schemaMessage) as KubeObject;
       // A JSON patch can put a deep value under a deep path: the result is bounded too.
       assertObjectDepth(patched, 'object');
       // A patched result that does not decode is the patch's fault: 422 on the field "patch", as upstream.
@@ -43,11 +45,10 @@ export async function handlePatch(ctx: Context, scope: RequestScope): Promise<vo
       if (typeError) {
         throw invalid('', '', '', [{ type: 'FieldValueInvalid', field: 'patch', value: JSON.stringify(patched), detail: typeError }]);
       }
-      applyFieldValidation(ctx, scope, patched, undefined, params.fieldValidation);
+      applyFieldValidation(scope, patched, undefined, params.fieldValidation);
       return patched;
     },
-    { dryRun: params.dryRun, subresource: scope.info.subresource, precondition },
-  );
+  });
   writeCommitted(ctx, scope, 200, stored.object, stored.text, negotiated);
 }
 

@@ -1,15 +1,13 @@
 import type { Context } from 'koa';
-import { expired, invalid, type ApiError } from '../../api/errors.ts';
+import type { ApiError } from '../../api/errors.ts';
 import type { KubeObject, Status, WatchEventType } from '../../api/types.ts';
 import { frameSerializedWatchEvent, type NegotiatedResponse } from '../../codecs/index.ts';
 import { encodeProtobufObject, encodeProtobufWatchEvent, frameProtobufWatchEvent } from '../../codecs/protobuf/index.ts';
-import { parseSelectors } from '../../registry/filter.ts';
 import { apiVersionOf } from '../../registry/kind.ts';
-import { listResource } from '../../registry/list-reader.ts';
-import { parseListQuery, parseResourceVersion, validateListQuery, type ListQuery } from '../../registry/list-options.ts';
-import { requiredName } from '../../api/selectors/field-selector.ts';
+import { parseListQuery } from '../../registry/list-options.ts';
+import type { Deliverable } from '../../registry/watch-start.ts';
 import { toTable } from '../../registry/table.ts';
-import { StorageError, type WatchDelivery, type WatchHandle } from '../../storage/storage.ts';
+import type { WatchHandle } from '../../storage/storage.ts';
 import { MAX_TIMER_MS } from '../request-timeout.ts';
 import { negotiate } from '../respond.ts';
 import type { RequestScope } from '../scope.ts';
@@ -26,30 +24,6 @@ import { warningHeaderValues } from '../warning-headers.ts';
 export const WATCH_MAX_QUEUED_BYTES = 4 * 1024 * 1024;
 const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
-interface Start {
-  /** Send the current objects as ADDED events first. */
-  readonly initial: boolean;
-  /** For initial events: the state must be at least this new. */
-  readonly minVersion?: number;
-  /** Without initial events: stream changes after this version (undefined: from now). */
-  readonly fromVersion?: number;
-  /** Close the initial events with the annotated bookmark. */
-  readonly initialEventsBookmark: boolean;
-}
-
-/** How the resourceVersion / sendInitialEvents parameters start a watch. */
-function startOf(q: ListQuery): Start {
-  const rv = q.resourceVersion;
-  const version = rv && rv !== '0' ? parseResourceVersion(rv) : undefined;
-  if (q.sendInitialEvents === true) {
-    return { initial: true, minVersion: version, initialEventsBookmark: q.allowWatchBookmarks };
-  }
-  if (q.sendInitialEvents === false) return { initial: false, fromVersion: version, initialEventsBookmark: false };
-  // Legacy: unset and "0" start with the current state; a version streams what came after it.
-  if (version === undefined) return { initial: true, initialEventsBookmark: false };
-  return { initial: false, fromVersion: version, initialEventsBookmark: false };
-}
-
 /**
  * A watch: 200 with a chunked stream of events, one JSON document per line. Errors found after the
  * stream started (an expired resourceVersion) arrive as an ERROR event carrying a Status.
@@ -57,16 +31,9 @@ function startOf(q: ListQuery): Start {
 export async function handleWatch(ctx: Context, scope: RequestScope): Promise<void> {
   const n = negotiate(ctx, { allowTable: true, isWatch: true });
   const query = parseListQuery(ctx.URL.searchParams);
-  validateListQuery(query);
-  if (query.sendInitialEvents !== undefined && !scope.settings.watchList) {
-    throw invalid('meta.k8s.io', 'ListOptions', '', [
-      { type: 'FieldValueForbidden', field: 'sendInitialEvents', detail: 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled' },
-    ]);
-  }
-  const selectors = parseSelectors(scope.kind, query.labelSelector, query.fieldSelector);
   const namespace = scope.kind.namespaced && scope.info.namespace ? scope.info.namespace : undefined;
-  const name = requiredName(selectors.fields);
-  const start = startOf(query);
+  // The legacy /watch/…/<name> path watches one object; a name from the field selector is in the query already.
+  const name = scope.info.name && !scope.info.nameFromSelector ? scope.info.name : undefined;
   const timeoutSeconds =
     query.timeoutSeconds && query.timeoutSeconds > 0
       ? query.timeoutSeconds
@@ -75,6 +42,18 @@ export async function handleWatch(ctx: Context, scope: RequestScope): Promise<vo
   // The 200 and the stream start once the watch is established (or with its first event): a storage
   // that fails before that (PostgreSQL down) is answered with its status code, as upstream does.
   const stream = new WatchStream(ctx, scope, n);
+  // Bad parameters throw here, answered as a plain error before the stream or its timers start.
+  const starting = scope.store.watch(scope.context, namespace, query, name, {
+    event: (type, ev) => stream.event(type, ev),
+    room: () => stream.room(),
+    get closed() {
+      return stream.closed;
+    },
+    onClose: (reason) => {
+      if (reason === 'slow') stream.giveUp();
+      else stream.end();
+    },
+  });
 
   let handle: WatchHandle | undefined;
   let bookmarkTimer: NodeJS.Timeout | undefined;
@@ -102,55 +81,17 @@ export async function handleWatch(ctx: Context, scope: RequestScope): Promise<vo
   });
 
   try {
-    let fromVersion = start.fromVersion;
-    if (start.initial) {
-      let cont: string | undefined;
-      let listVersion: string | undefined;
-      do {
-        const page = await listResource(scope.store, namespace, {
-          ...query,
-          watch: false,
-          sendInitialEvents: undefined,
-          resourceVersion: cont ? undefined : start.minVersion !== undefined ? String(start.minVersion) : undefined,
-          resourceVersionMatch: cont ? undefined : start.minVersion !== undefined ? 'NotOlderThan' : undefined,
-          limit: 500,
-          continue: cont,
-        });
-        listVersion ??= page.resourceVersion;
-        // The list applies the same selectors (metadata.name included) as the watch. A client
-        // slower than the list is waited for rather than buffered for.
-        for (const text of page.items) {
-          stream.event('ADDED', oneOff(text));
-          const wait = stream.room();
-          if (wait) await wait;
-          if (stream.closed) break;
-        }
-        cont = page.continue;
-      } while (cont && !stream.closed);
-      fromVersion = Number(listVersion);
-    }
-    if (fromVersion === undefined) fromVersion = await scope.store.storage.currentVersion();
-    if (stream.closed) return;
-
-    handle = await scope.store.storage.watch(
-      { group: scope.kind.group, resource: scope.kind.plural },
-      { namespace, name, filter: selectors.filter, fromVersion },
-      {
-        onEvent: (ev) => stream.event(ev.type, ev),
-        onClose: (reason) => {
-          if (reason === 'slow') stream.giveUp();
-          else stream.end();
-        },
-        room: () => stream.room(),
-      },
-    );
+    const started = await starting;
+    if (!started) return;
+    handle = started.handle;
+    const fromVersion = started.fromVersion;
     // The stream may have ended (client gone, shutdown) while the watch was being set up.
     if (stream.closed) {
       handle.stop();
       return;
     }
     stream.open();
-    if (start.initialEventsBookmark) stream.bookmark(fromVersion, true);
+    if (started.initialEventsBookmark) stream.bookmark(fromVersion, true);
     if (query.allowWatchBookmarks) {
       bookmarkTimer = setInterval(() => stream.bookmark(handle!.currentVersion(), false), scope.settings.watchBookmarkIntervalMs);
     }
@@ -162,10 +103,7 @@ export async function handleWatch(ctx: Context, scope: RequestScope): Promise<vo
       throw err;
     }
     stream.open();
-    if (err instanceof StorageError && err.code === 'Expired') {
-      stream.error(expired(err.message).status);
-      stream.end();
-    } else if ((err as ApiError).status?.kind === 'Status') {
+    if ((err as ApiError).status?.kind === 'Status') {
       stream.error((err as ApiError).status);
       stream.end();
     } else {
@@ -178,24 +116,8 @@ export async function handleWatch(ctx: Context, scope: RequestScope): Promise<vo
 
 /** The storage cannot serve now (database down or not answering), as opposed to a bad request. */
 function storageUnavailable(err: unknown): boolean {
-  if (err instanceof StorageError) return err.code === 'Unavailable' || err.code === 'Timeout';
   const code = (err as ApiError).status?.kind === 'Status' ? (err as ApiError).status.code : undefined;
   return code === 503 || code === 504;
-}
-
-/** What an event needs to be written: its object, its JSON text, and shared memos. */
-type Deliverable = Pick<WatchDelivery, 'object' | 'text' | 'memo'>;
-
-/** An initial event (from a list page): nothing to share with other watchers. */
-function oneOff(text: string): Deliverable {
-  let object: KubeObject | undefined;
-  return {
-    get object() {
-      return (object ??= JSON.parse(text) as KubeObject) as WatchDelivery['object'];
-    },
-    text: () => text,
-    memo: (_key, build) => build(),
-  };
 }
 
 /** Writes watch frames to the raw response (koa steps aside for streams it cannot buffer). */

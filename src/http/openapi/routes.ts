@@ -94,7 +94,7 @@ function has(kind: KindDefinition, verb: Verb): boolean {
   return kind.verbs.includes(verb);
 }
 
-/** The paths of one kind: collection, item, all-namespaces list, `/status` and `/finalize` where they apply. */
+/** The paths of one kind: collection, item, all-namespaces list, and one per declared subresource. */
 export function kindPaths(kind: KindDefinition): PathSpec[] {
   const prefix = gvPrefix(kind.group, kind.version);
   const scope = kind.namespaced ? `${prefix}/namespaces/{namespace}` : prefix;
@@ -156,34 +156,31 @@ export function kindPaths(kind: KindDefinition): PathSpec[] {
       query: LIST_QUERY, response: list, codes: ['200'], watchable: true })] });
   }
 
-  if (kind.hasStatus) {
-    const statusOps: Operation[] = [];
-    if (has(kind, 'get')) {
-      statusOps.push(op({ method: 'get', action: 'get', operationId: `read${gv}${ns}${kind.kind}Status`,
-        description: `read status of the specified ${kind.kind}`, query: [], response: message, codes: ['200'] }));
+  // Subresources as their kinds declare them: the parent's message unless one of their own is named.
+  for (const sub of kind.subresources) {
+    const body = sub.schemaMessage ?? message;
+    const Sub = sub.name.charAt(0).toUpperCase() + sub.name.slice(1);
+    const subOps: Operation[] = [];
+    if (sub.verbs.includes('get')) {
+      subOps.push(op({ method: 'get', action: 'get', operationId: `read${gv}${ns}${kind.kind}${Sub}`,
+        description: `read ${sub.name} of the specified ${kind.kind}`, query: [], response: body, codes: ['200'] }));
     }
-    if (has(kind, 'update')) {
-      statusOps.push(op({ method: 'put', action: 'put', operationId: `replace${gv}${ns}${kind.kind}Status`,
-        description: `replace status of the specified ${kind.kind}`, query: WRITE_QUERY, body: message,
-        response: message, codes: ['200', '201'] }));
+    if (sub.verbs.includes('create')) {
+      subOps.push(op({ method: 'post', action: 'post', operationId: `create${gv}${ns}${kind.kind}${Sub}`,
+        description: `create ${sub.name} of a ${kind.kind}`, query: WRITE_QUERY, body, response: body,
+        codes: ['200', '201', '202'] }));
     }
-    if (has(kind, 'patch')) {
-      statusOps.push(op({ method: 'patch', action: 'patch', operationId: `patch${gv}${ns}${kind.kind}Status`,
-        description: `partially update status of the specified ${kind.kind}`, query: PATCH_QUERY, body: PATCH,
-        patch: true, response: message, codes: ['200', '201'] }));
+    if (sub.verbs.includes('update')) {
+      subOps.push(op({ method: 'put', action: 'put', operationId: `replace${gv}${ns}${kind.kind}${Sub}`,
+        description: `replace ${sub.name} of the specified ${kind.kind}`, query: WRITE_QUERY, body,
+        response: body, codes: ['200', '201'] }));
     }
-    if (statusOps.length) {
-      paths.push({ path: `${item}/status`, params: ['name', ...nsParams, 'pretty'], operations: statusOps });
+    if (sub.verbs.includes('patch')) {
+      subOps.push(op({ method: 'patch', action: 'patch', operationId: `patch${gv}${ns}${kind.kind}${Sub}`,
+        description: `partially update ${sub.name} of the specified ${kind.kind}`, query: PATCH_QUERY, body: PATCH,
+        patch: true, response: body, codes: ['200', '201'] }));
     }
-  }
-
-  // namespaces/finalize takes and returns the kind itself; other subresources carry other types and are
-  // described by whoever adds them.
-  if (kind.subresources.includes('finalize')) {
-    paths.push({ path: `${item}/finalize`, params: ['name', ...nsParams, 'pretty'], operations: [op({ method: 'put',
-      action: 'put', operationId: `replace${gv}${ns}${kind.kind}Finalize`,
-      description: `replace finalize of the specified ${kind.kind}`, query: WRITE_QUERY, body: message,
-      response: message, codes: ['200', '201'] })] });
+    if (subOps.length) paths.push({ path: `${item}/${sub.name}`, params: ['name', ...nsParams, 'pretty'], operations: subOps });
   }
   return paths;
 }

@@ -12,7 +12,7 @@ import {
   negotiateDiscovery,
 } from '../discovery/index.ts';
 import { notFoundError } from '../resource-handler.ts';
-import { once } from './once.ts';
+import { perSurface } from './surface-cache.ts';
 
 function sendDocument(ctx: Context, contentType: string, format: 'json' | 'yaml' | 'protobuf', doc: unknown, etag?: string): void {
   ctx.status = 200;
@@ -31,13 +31,19 @@ function sendDocument(ctx: Context, contentType: string, format: 'json' | 'yaml'
 
 /** /api, /apis (legacy and aggregated), /api/v1, /apis/<group>, /apis/<group>/<version>. */
 export function registerDiscoveryRoutes(router: Router, surface: ApiSurface, serverAddress: () => string): void {
-  const kinds = surface.kinds;
   const aggregated = {
-    api: { v2: once(() => aggregatedDiscovery(kinds, 'api', 'v2')), v2beta1: once(() => aggregatedDiscovery(kinds, 'api', 'v2beta1')) },
-    apis: { v2: once(() => aggregatedDiscovery(kinds, 'apis', 'v2')), v2beta1: once(() => aggregatedDiscovery(kinds, 'apis', 'v2beta1')) },
+    api: {
+      v2: perSurface(surface, (kinds) => aggregatedDiscovery(kinds, 'api', 'v2')),
+      v2beta1: perSurface(surface, (kinds) => aggregatedDiscovery(kinds, 'api', 'v2beta1')),
+    },
+    apis: {
+      v2: perSurface(surface, (kinds) => aggregatedDiscovery(kinds, 'apis', 'v2')),
+      v2beta1: perSurface(surface, (kinds) => aggregatedDiscovery(kinds, 'apis', 'v2beta1')),
+    },
   };
-  const etags = new Map<unknown, string>();
-  const etagOf = (doc: unknown) => {
+  // Documents are rebuilt when the served kinds change: their etags go with them.
+  const etags = new WeakMap<object, string>();
+  const etagOf = (doc: object) => {
     let e = etags.get(doc);
     if (!e) etags.set(doc, (e = discoveryETag(doc)));
     return e;
@@ -52,7 +58,7 @@ export function registerDiscoveryRoutes(router: Router, surface: ApiSurface, ser
       sendDocument(ctx, n.contentType, n.format, legacy());
     }
   };
-  const groups = once(() => apiGroupList(kinds));
+  const groups = perSurface(surface, (kinds) => apiGroupList(kinds));
   router.get('/api', root('api', () => apiVersions(serverAddress())));
   router.get('/apis', root('apis', groups));
 
@@ -62,7 +68,7 @@ export function registerDiscoveryRoutes(router: Router, surface: ApiSurface, ser
     const n = negotiateDiscovery(ctx.get('accept') || undefined);
     sendDocument(ctx, n.mode === 'legacy' ? n.contentType : 'application/json', n.format, doc);
   };
-  router.get('/api/:version', legacyOnly((ctx) => (ctx.params.version === 'v1' ? apiResourceList(kinds, '', 'v1') : undefined)));
-  router.get('/apis/:group', legacyOnly((ctx) => apiGroup(kinds, ctx.params.group)));
-  router.get('/apis/:group/:version', legacyOnly((ctx) => apiResourceList(kinds, ctx.params.group, ctx.params.version)));
+  router.get('/api/:version', legacyOnly((ctx) => (ctx.params.version === 'v1' ? apiResourceList(surface.kinds, '', 'v1') : undefined)));
+  router.get('/apis/:group', legacyOnly((ctx) => apiGroup(surface.kinds, ctx.params.group)));
+  router.get('/apis/:group/:version', legacyOnly((ctx) => apiResourceList(surface.kinds, ctx.params.group, ctx.params.version)));
 }

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { ApiSurface } from '../../registry/api-surface.ts';
 import { buildOpenapiV3, encodeOpenapiV2Protobuf, OPENAPI_V2_PROTOBUF_MEDIA_TYPE, openapiV2Document } from '../openapi/index.ts';
 import { notFoundError } from '../resource-handler.ts';
-import { once } from './once.ts';
+import { perSurface } from './surface-cache.ts';
 import { KUBERNETES_VERSION } from './version-route.ts';
 
 /** The media type /openapi/v2 protobuf is served under (clients ask with either spelling). */
@@ -15,12 +15,12 @@ const OPENAPI_V2_PROTOBUF_RESPONSE_TYPE = 'application/com.github.proto-openapi.
  */
 export function registerOpenApiRoutes(router: Router, surface: ApiSurface): void {
   const options = { version: KUBERNETES_VERSION.gitVersion };
-  const v3 = once(() => {
-    const built = buildOpenapiV3(surface.kinds, options);
+  const v3 = perSurface(surface, (kinds) => {
+    const built = buildOpenapiV3(kinds, options);
     return { indexJson: JSON.stringify(built.index), documents: built.documents };
   });
-  const v2 = once(() => {
-    const doc = openapiV2Document(surface.kinds, options);
+  const v2 = perSurface(surface, (kinds) => {
+    const doc = openapiV2Document(kinds, options);
     return { json: JSON.stringify(doc), protobuf: Buffer.from(encodeOpenapiV2Protobuf(doc)) };
   });
 

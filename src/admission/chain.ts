@@ -1,0 +1,34 @@
+import type { AdmissionAttributes } from './attributes.ts';
+import type { AdmissionPlugin } from './plugin.ts';
+
+/**
+ * The enabled plugins in upstream's order. The store runs the mutating phase (`admit`) before its
+ * kind's rules and the validating phase (`validate`) after them, just before the write; each phase
+ * calls the plugins in order, and the first refusal ends the request.
+ */
+export class AdmissionChain {
+  readonly plugins: readonly AdmissionPlugin[];
+
+  constructor(plugins: readonly AdmissionPlugin[]) {
+    this.plugins = plugins;
+  }
+
+  get names(): string[] {
+    return this.plugins.map((p) => p.name);
+  }
+
+  async admit(attributes: AdmissionAttributes): Promise<void> {
+    for (const plugin of this.plugins) {
+      if (plugin.admit && plugin.handles(attributes.operation)) await plugin.admit(attributes);
+    }
+  }
+
+  async validate(attributes: AdmissionAttributes): Promise<void> {
+    for (const plugin of this.plugins) {
+      if (plugin.validate && plugin.handles(attributes.operation)) await plugin.validate(attributes);
+    }
+  }
+}
+
+/** A chain with no plugins (every plugin disabled, or a store used without admission in tests). */
+export const NO_ADMISSION = new AdmissionChain([]);

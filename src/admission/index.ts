@@ -1,0 +1,49 @@
+import type { Logger } from 'pino';
+import type { Storage } from '../storage/storage.ts';
+import { alwaysAdmit, alwaysDeny } from './always.ts';
+import { AdmissionChain } from './chain.ts';
+import { enabledPluginNames } from './enabled-plugins.ts';
+import { NamespaceLifecycle } from './namespace-lifecycle.ts';
+import type { AdmissionPlugin } from './plugin.ts';
+
+export interface AdmissionDeps {
+  readonly storage: Storage;
+  readonly logger: Logger;
+}
+
+/** A started admission chain, and what stops its plugins' background work. */
+export interface Admission {
+  readonly chain: AdmissionChain;
+  stop(): void;
+}
+
+/** Plugins this server has, by upstream name: each builds its plugin and says how to start and stop it. */
+const PLUGINS: Record<string, (deps: AdmissionDeps) => { plugin: AdmissionPlugin; start?: () => Promise<void>; stop?: () => void }> = {
+  AlwaysAdmit: () => ({ plugin: alwaysAdmit }),
+  NamespaceLifecycle: (deps) => {
+    const plugin = new NamespaceLifecycle(deps.storage, deps.logger);
+    return { plugin, start: () => plugin.start(), stop: () => plugin.stop() };
+  },
+  AlwaysDeny: () => ({ plugin: alwaysDeny }),
+};
+
+/** Checks the flags (throws with upstream's wording) and returns the plugin names that will run, in order. */
+export function admissionPluginNames(enable: readonly string[], disable: readonly string[]): string[] {
+  return enabledPluginNames(enable, disable, new Set(Object.keys(PLUGINS)));
+}
+
+/** Builds and starts the enabled plugins (the namespace view is filled before the first request). */
+export async function startAdmission(names: readonly string[], deps: AdmissionDeps): Promise<Admission> {
+  const built = names.map((name) => PLUGINS[name](deps));
+  const stops: (() => void)[] = [];
+  try {
+    for (const b of built) {
+      await b.start?.();
+      if (b.stop) stops.push(b.stop);
+    }
+  } catch (err) {
+    for (const stop of stops) stop();
+    throw err;
+  }
+  return { chain: new AdmissionChain(built.map((b) => b.plugin)), stop: () => stops.forEach((s) => s()) };
+}

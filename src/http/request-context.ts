@@ -1,0 +1,26 @@
+import type { Context } from 'koa';
+import type { FeatureGates, RequestContext } from '../api/request-context.ts';
+import type { RequestInfo } from '../api/request-info.ts';
+import type { ApiState } from './scope.ts';
+
+/**
+ * The context of a resource request, built once when it is routed: who asks (authentication), the
+ * subresource, the user agent, where warnings go (the `Warning` headers), the feature gates. Write
+ * handlers add dryRun and fieldManager once they have read them (`forWrite`).
+ */
+export function requestContextOf(ctx: Context, info: RequestInfo, featureGates: FeatureGates): RequestContext {
+  const state = ctx.state as ApiState;
+  return {
+    user: state.user,
+    dryRun: false,
+    userAgent: ctx.get('user-agent'),
+    subresource: info.subresource,
+    warnings: state.warnings,
+    featureGates,
+  };
+}
+
+/** The same context for a write with these options. */
+export function forWrite(context: RequestContext, options: { dryRun: boolean; fieldManager?: string }): RequestContext {
+  return { ...context, dryRun: options.dryRun, ...(options.fieldManager ? { fieldManager: options.fieldManager } : {}) };
+}
