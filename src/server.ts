@@ -127,7 +127,7 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
   closers.add('admission', () => admission.stop());
   logger.info({ plugins: admission.chain.names }, 'admission plugins');
   const surface = new ApiSurface(kinds, storage, admission.chain);
-  const seeded = await seedBootstrapNamespaces(surface);
+  const seeded = await seedBootstrapNamespaces(storage);
   if (seeded.length > 0) logger.info({ namespaces: seeded }, 'created bootstrap namespaces');
 
   const compactor = new Compactor({ pool: database.pool, logger, windowMs: config.historyWindowMs, intervalMs: config.compactionIntervalMs });

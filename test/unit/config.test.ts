@@ -61,3 +61,22 @@ test('the LISTEN URL and the database CA come from flags or the environment; a L
   assert.equal(loadConfig([], {}).databaseListenUrl, '');
   assert.throws(() => loadConfig(['--database-listen-url=postgres://direct/db'], {}), /--database-listen-url needs --database-url/);
 });
+
+test('admission plugin flags are checked with upstream wording', () => {
+  assert.throws(() => loadConfig(['--enable-admission-plugins=NoSuchPlugin'], {}), {
+    name: 'ConfigError',
+    message: 'enable-admission-plugins plugin "NoSuchPlugin" is unknown',
+  });
+  assert.throws(() => loadConfig(['--disable-admission-plugins=NoSuchPlugin'], {}), {
+    message: 'disable-admission-plugins plugin "NoSuchPlugin" is unknown',
+  });
+  assert.throws(() => loadConfig(['--enable-admission-plugins=AlwaysDeny', '--disable-admission-plugins=AlwaysDeny'], {}), {
+    message: '[AlwaysDeny] in enable-admission-plugins and disable-admission-plugins overlapped',
+  });
+  // An upstream plugin this server does not have cannot be turned on (it would look enforced), but may be turned off.
+  assert.throws(() => loadConfig(['--enable-admission-plugins=NodeRestriction'], {}), {
+    message: 'enable-admission-plugins plugin "NodeRestriction" is not implemented by this server yet',
+  });
+  const c = loadConfig(['--disable-admission-plugins=NodeRestriction,ResourceQuota', '--enable-admission-plugins=AlwaysDeny'], {});
+  assert.deepEqual(c.enableAdmissionPlugins, ['AlwaysDeny']);
+});
