@@ -4,7 +4,7 @@ import { dumpYaml, type NegotiatedResponse } from '../codecs/index.ts';
 import { protobufListParts } from '../codecs/protobuf/index.ts';
 import { apiVersionOf, type KindDefinition } from '../registry/kind.ts';
 import { toTable, type IncludeObject } from '../registry/table.ts';
-import type { ListCursor } from '../storage/storage.ts';
+import type { ListCursor } from '../registry/resource-store.ts';
 
 export interface ListBodyOptions {
   readonly kind: KindDefinition;

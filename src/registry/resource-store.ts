@@ -50,6 +50,9 @@ export type DeleteOutcome =
   | { readonly gone: false; readonly object: StoredObject }
   | { readonly gone: true; readonly object: StoredObject; readonly status?: SuccessStatus };
 
+/** What callers of the store get back from storage, named here so that they need not import storage. */
+export type { ListCursor, StoredObject, WatchHandle } from '../storage/storage.ts';
+
 const GUARANTEED_UPDATE_RETRIES = 16;
 
 /**

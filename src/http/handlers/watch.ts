@@ -7,7 +7,7 @@ import { apiVersionOf } from '../../registry/kind.ts';
 import { parseListQuery } from '../../registry/list-options.ts';
 import type { Deliverable } from '../../registry/watch-start.ts';
 import { toTable } from '../../registry/table.ts';
-import type { WatchHandle } from '../../storage/storage.ts';
+import type { WatchHandle } from '../../registry/resource-store.ts';
 import { MAX_TIMER_MS } from '../request-timeout.ts';
 import { negotiate } from '../respond.ts';
 import type { RequestScope } from '../scope.ts';
