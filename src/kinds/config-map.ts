@@ -11,7 +11,7 @@ function validateConfigMap(obj: Record<string, unknown>): FieldError[] {
         errs.push({ type: 'FieldValueInvalid', field: `binaryData[${k}]`, value: '<binary>', detail: 'must be base64-encoded' });
       }
       if (isMap(obj.data) && Object.hasOwn(obj.data, k)) {
-        errs.push({ type: 'FieldValueInvalid', field: 'data', value: k, detail: 'duplicate of key present in binaryData' });
+        errs.push({ type: 'FieldValueInvalid', field: `data[${k}]`, value: k, detail: 'duplicate of key present in binaryData' });
       }
     }
   }
@@ -19,7 +19,7 @@ function validateConfigMap(obj: Record<string, unknown>): FieldError[] {
     errs.push({ type: 'FieldValueTypeInvalid', field: 'immutable', value: obj.immutable, detail: 'must be a boolean' });
   }
   if (dataSize(obj.data, false) + dataSize(obj.binaryData, true) > MAX_DATA_SIZE) {
-    errs.push({ type: 'FieldValueTooLong', field: '', detail: `must have at most ${MAX_DATA_SIZE} bytes` });
+    errs.push({ type: 'FieldValueTooLong', field: '', detail: `may not be more than ${MAX_DATA_SIZE} bytes` });
   }
   return errs;
 }

@@ -34,10 +34,10 @@ export function validateEventsV1(obj: KubeObject): FieldError[] {
   required('reason');
   for (const field of ['action', 'reason', 'reportingInstance'] as const) {
     const v = e[field];
-    if (typeof v === 'string' && v.length > MAX_SHORT) errs.push({ type: 'FieldValueTooLong', field, detail: `must have at most ${MAX_SHORT} bytes` });
+    if (typeof v === 'string' && v.length > MAX_SHORT) errs.push({ type: 'FieldValueTooLong', field, detail: `may not be more than ${MAX_SHORT} bytes` });
   }
   if (typeof e.note === 'string' && Buffer.byteLength(e.note) > MAX_NOTE) {
-    errs.push({ type: 'FieldValueTooLong', field: 'note', detail: `must have at most ${MAX_NOTE} bytes` });
+    errs.push({ type: 'FieldValueTooLong', field: 'note', detail: `may not be more than ${MAX_NOTE} bytes` });
   }
   if (e.type !== 'Normal' && e.type !== 'Warning') {
     if (e.type === undefined || e.type === '') errs.push({ type: 'FieldValueRequired', field: 'type' });

@@ -55,7 +55,7 @@ function validateSecret(obj: Record<string, unknown>): FieldError[] {
     }
   }
   if (dataSize(obj.data, true) > MAX_DATA_SIZE) {
-    errs.push({ type: 'FieldValueTooLong', field: 'data', detail: `must have at most ${MAX_DATA_SIZE} bytes` });
+    errs.push({ type: 'FieldValueTooLong', field: 'data', detail: `may not be more than ${MAX_DATA_SIZE} bytes` });
   }
   return errs;
 }

@@ -55,7 +55,7 @@ export function validateObjectMeta(kind: KindDefinition, obj: KubeObject): Field
         size += k.length + String(v).length;
       }
       if (size > TOTAL_ANNOTATION_SIZE) {
-        errs.push({ type: 'FieldValueTooLong', field: 'metadata.annotations', detail: `must have at most ${TOTAL_ANNOTATION_SIZE} bytes` });
+        errs.push({ type: 'FieldValueTooLong', field: 'metadata.annotations', detail: `may not be more than ${TOTAL_ANNOTATION_SIZE} bytes` });
       }
     }
   }
