@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { defineKind } from '../../src/registry/kind.ts';
 import { statusSubresource } from '../../src/registry/subresources.ts';
 import { assertStatus, configMap, createNamespace, type Api } from '../helpers/fixtures.ts';
 import { client, type Reply } from '../helpers/http.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { gadgetKind } from '../helpers/test-kinds.ts';
 import { openWatch, type WatchEvent } from '../helpers/watch-stream.ts';
 
 let srv: TestServer;
@@ -58,13 +58,7 @@ describe('the legacy watch path of one object', () => {
 });
 
 describe('a kind added while the server runs', () => {
-  const gadgets = defineKind({
-    group: 'test.example.com',
-    version: 'v1',
-    kind: 'Gadget',
-    plural: 'gadgets',
-    namespaced: true,
-    schemaMessage: 'k8s.io.api.core.v1.ConfigMap',
+  const gadgets = gadgetKind({
     returnDeletedObject: true,
     subresources: [statusSubresource()],
     strategy: { warningsOnCreate: () => ['gadgets are for tests'] },

@@ -1,22 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { builtinKinds } from '../../src/kinds/index.ts';
-import { defineKind, type KindDefinition } from '../../src/registry/kind.ts';
+import type { KindDefinition } from '../../src/registry/kind.ts';
 import { enabledKinds } from '../../src/registry/runtime-config.ts';
 import { statusSubresource } from '../../src/registry/subresources.ts';
 import { openTestRegistry, testContext, type TestRegistry } from '../helpers/registry.ts';
+import { gadgetKind } from '../helpers/test-kinds.ts';
 
 /**
  * A kind made for these tests (stored apart from ConfigMaps, though it borrows their schema): it has
  * graceful deletion, returns deleted objects, defaults a field, warns, and has a status subresource.
  */
-const gadgets: KindDefinition = defineKind({
-  group: 'test.example.com',
-  version: 'v1',
-  kind: 'Gadget',
-  plural: 'gadgets',
-  namespaced: true,
-  schemaMessage: 'k8s.io.api.core.v1.ConfigMap',
+const gadgets: KindDefinition = gadgetKind({
   returnDeletedObject: true,
   subresources: [statusSubresource()],
   strategy: {
@@ -119,7 +114,7 @@ describe('kind data', () => {
 });
 
 describe('enabledByDefault', () => {
-  const beta = defineKind({ group: 'test.example.com', version: 'v1beta1', kind: 'Gadget', plural: 'gadgets', namespaced: true, schemaMessage: 'k8s.io.api.core.v1.ConfigMap', enabledByDefault: false });
+  const beta = gadgetKind({ version: 'v1beta1', enabledByDefault: false });
 
   test('a kind off by default is served only when --runtime-config turns it on', () => {
     assert.deepEqual(enabledKinds([gadgets, beta], []).map((k) => k.version), ['v1']);
