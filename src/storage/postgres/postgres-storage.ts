@@ -46,7 +46,7 @@ export interface PostgresStorageOptions {
  */
 export const WATCH_REPLAY_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
-/** The Storage contract on PostgreSQL: see DESIGN.md, "Storage on PostgreSQL". */
+/** The Storage contract on PostgreSQL: see docs/architecture.md, "Storage on PostgreSQL". */
 export class PostgresStorage implements Storage {
   readonly #pool: pg.Pool;
   readonly #queries: PreparedQueries;
