@@ -60,7 +60,7 @@ export function resourceHandler(surface: ApiSurface, settings: HandlerSettings, 
     // PUT and PATCH address one object; a collection path has no such route.
     if ((verb === 'update' || verb === 'patch') && !info.name) throw methodNotAllowed();
     const context = requestContextOf(ctx, info, settings.featureGates);
-    const scope: RequestScope = { kind, store, info, context, user: state.user, settings, logger };
+    const scope: RequestScope = { kind, store, info, context, settings, logger };
     await HANDLERS[verb](ctx, scope);
   };
 }

@@ -12,7 +12,6 @@ export interface RequestScope {
   readonly info: RequestInfo;
   /** The request's context for the store (a write handler adds its dryRun and fieldManager). */
   readonly context: RequestContext;
-  readonly user: UserInfo;
   readonly settings: HandlerSettings;
   readonly logger: Logger;
 }
