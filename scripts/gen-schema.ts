@@ -1,7 +1,7 @@
 /**
  * Generates the committed schema module from the upstream wire-format facts.
  *
- *   npx tsx scripts/gen-schema.ts [path-to-k8s-schema-dir]     (default: ../shared/k8s-schema)
+ *   npx tsx scripts/gen-schema.ts [path-to-schema-source-dir]     (default: schema-source/)
  *
  * Reads protobuf.json, markers.json, kinds.json and openapiv2-gnostic.json and writes:
  *   src/schema/generated/messages.json   every message: JSON fields with types, numbers and markers
@@ -9,7 +9,8 @@
  *   proto/k8s.json                   the protobufjs descriptor of the API messages (for a protobuf codec)
  *   proto/openapiv2.json             the gnostic openapi.v2 descriptor (for /openapi/v2 as protobuf)
  *
- * The output is committed: nothing reads the input directory at run time.
+ * The input lives in the repo (schema-source/, see its README) and the output is committed: nothing
+ * reads the input directory at run time.
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -17,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const inputDir = resolve(process.argv[2] ?? join(repoRoot, '..', 'shared', 'k8s-schema'));
+const inputDir = resolve(process.argv[2] ?? join(repoRoot, 'schema-source'));
 
 /**
  * Go structs embedded with `json:",inline"`: go-to-protobuf turns them into an ordinary field named after
