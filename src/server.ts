@@ -6,6 +6,7 @@ import pino, { type Logger } from 'pino';
 import { seedBootstrapNamespaces } from '../seeds/bootstrap-namespaces.ts';
 import { admissionPluginNames, startAdmission } from './admission/index.ts';
 import { featureGateSet } from './api/request-context.ts';
+import { BearerTokenAuthenticator } from './auth/authn/bearer-token-authenticator.ts';
 import { X509Authenticator } from './auth/authn/x509-authenticator.ts';
 import type { Authorizer } from './auth/authz/authorizer.ts';
 import {
@@ -172,7 +173,9 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
     shutdownGate,
     maxInFlight: { nonMutating: config.maxRequestsInflight, mutating: config.maxMutatingRequestsInflight },
     surface,
-    authenticators: [new X509Authenticator()],
+    // Bearer tokens: no token source yet (token files, service accounts and OIDC come with RBAC), so
+    // every token is invalid credentials (401) rather than an anonymous request.
+    authenticators: [new X509Authenticator(), new BearerTokenAuthenticator([])],
     authorizers: authorizersFor(config.authorizationMode),
     health: { forEndpoint: (e) => checks[e] },
     settings: {

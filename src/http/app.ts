@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { ApiError, internalError } from '../api/errors.ts';
 import type { Authenticator } from '../auth/authn/authenticator.ts';
 import { authenticate } from '../auth/authn/authenticate.ts';
+import { refuseImpersonation } from '../auth/impersonation.ts';
 import { authorize } from '../auth/authz/authorize.ts';
 import type { Authorizer } from '../auth/authz/authorizer.ts';
 import type { ApiSurface } from '../registry/api-surface.ts';
@@ -39,7 +40,7 @@ export interface AppOptions {
 /**
  * The whole request path in one place, outermost first:
  * closing connections with unread bodies → errors → request info → shutdown gate → request timeout →
- * authentication → max in flight → authorization → warnings → compression → routes → resources.
+ * authentication → impersonation (refused for now) → max in flight → authorization → warnings → compression → routes → resources.
  */
 export function buildApp(options: AppOptions): Koa {
   const app = new Koa();
@@ -60,6 +61,7 @@ export function buildApp(options: AppOptions): Koa {
   app.use(options.shutdownGate.middleware());
   app.use(requestTimeout(options.settings.requestTimeoutMs, options.logger));
   app.use(authenticate(options.authenticators));
+  app.use(refuseImpersonation());
   app.use(maxInFlight(options.maxInFlight));
   app.use(authorize(options.authorizers));
   app.use(warningHeaders(options.logger));

@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import { ensurePki } from '../../src/auth/pki/ensure-pki.ts';
 import { assertStatus } from '../helpers/fixtures.ts';
 import { client } from '../helpers/http.ts';
+import { kubectl, KUBECTL_VERSIONS } from '../helpers/kubectl.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 let srv: TestServer;
@@ -90,4 +91,32 @@ test('--tls-cert-file, --tls-private-key-file and --client-ca-file replace the g
   } finally {
     await custom.stop();
   }
+});
+
+test('a bearer token the server does not know is a 401, not an anonymous request', async () => {
+  const res = await client(srv.url, srv.anonymousAgent).get('/api/v1/namespaces', { Authorization: 'Bearer not-a-token-this-server-knows' });
+  assertStatus(res, 401, 'Unauthorized', 'Unauthorized');
+  assert.equal(res.headers['www-authenticate'], 'Basic realm="kubernetes-master"');
+  // No credentials at all is still anonymous (and refused by authorization, not authentication).
+  assert.equal((await client(srv.url, srv.anonymousAgent).get('/api/v1/namespaces')).status, 403);
+});
+
+test('a good client certificate next to a bad bearer token authenticates by the certificate (union rule)', async () => {
+  const res = await client(srv.url, srv.adminAgent).get('/api/v1/namespaces', { Authorization: 'Bearer not-a-token-this-server-knows' });
+  assert.equal(res.status, 200, res.text);
+});
+
+test('requests that impersonate are refused until impersonation exists', async () => {
+  const admin = client(srv.url, srv.adminAgent);
+  for (const header of ['Impersonate-User', 'Impersonate-Group', 'Impersonate-Uid', 'Impersonate-Extra-Scopes']) {
+    const res = await admin.get('/api/v1/namespaces', { [header]: 'alice' });
+    assertStatus(res, 403, 'Forbidden', new RegExp(`impersonation is not supported by this server yet \\(the request carries ${header}\\)`));
+  }
+  // kubectl --as: the admin's own rights must not be used for alice.
+  const k = kubectl(KUBECTL_VERSIONS[0], srv.kubeconfig, path.join(work, 'kube-cache'));
+  const r = await k.run(['get', 'namespaces', '--as=alice']);
+  // (kubectl's discovery client reports a 403 on /api as "Forbidden: unknown", whatever the Status says.)
+  assert.notEqual(r.code, 0);
+  assert.match(r.stderr, /Error from server \(Forbidden\)/);
+  assert.doesNotMatch(r.stdout, /kube-system/);
 });

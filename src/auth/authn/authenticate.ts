@@ -1,23 +1,53 @@
+import type { IncomingMessage } from 'node:http';
 import type { Context, Next } from 'koa';
+import { ApiError, unauthorized } from '../../api/errors.ts';
 import { ANONYMOUS, SYSTEM_AUTHENTICATED, type UserInfo } from '../user.ts';
 import type { Authenticator } from './authenticator.ts';
 
+/** What the authenticators made of a request: a user, or none, with the failures of those that refused. */
+export interface UnionResult {
+  readonly user: UserInfo | null;
+  readonly failures: readonly unknown[];
+}
+
 /**
- * The authentication stage: asks each method in turn; the first that recognises credentials decides
- * (a method that finds bad credentials throws 401). Without credentials the request is anonymous.
+ * Upstream's union rule: every method is asked in turn until one recognises the request; a method
+ * that finds bad credentials does not stop the next from succeeding (a bad client certificate next
+ * to a good token authenticates by the token). Its failure counts only when no method succeeds.
+ */
+export async function authenticateUnion(authenticators: readonly Authenticator[], req: IncomingMessage): Promise<UnionResult> {
+  const failures: unknown[] = [];
+  for (const a of authenticators) {
+    try {
+      const user = await a.authenticate(req);
+      if (user) return { user, failures };
+    } catch (err) {
+      failures.push(err);
+    }
+  }
+  return { user: null, failures };
+}
+
+/**
+ * The authentication stage: the union of the methods decides. Credentials that no method accepts,
+ * where at least one method found them wrong, are a 401 (so clients refresh them) — never anonymous;
+ * a request without any credentials is anonymous.
  */
 export function authenticate(authenticators: readonly Authenticator[]) {
   if (authenticators.length === 0) throw new Error('authenticate: at least one authenticator is required');
   return async function authentication(ctx: Context, next: Next): Promise<void> {
-    let user: UserInfo | null = null;
-    for (const a of authenticators) {
-      user = await a.authenticate(ctx.req);
-      if (user) break;
+    const { user, failures } = await authenticateUnion(authenticators, ctx.req);
+    if (!user && failures.length > 0) {
+      // The client is told only "Unauthorized", as upstream; the reasons stay with the error for logs.
+      const first = failures[0];
+      if (first instanceof ApiError && first.code === 401) throw first;
+      const err = unauthorized();
+      err.cause = first;
+      throw err;
     }
-    if (user && !user.groups.includes(SYSTEM_AUTHENTICATED)) {
-      user = { ...user, groups: [...user.groups, SYSTEM_AUTHENTICATED] };
-    }
-    ctx.state.user = user ?? ANONYMOUS;
+    let found = user ?? ANONYMOUS;
+    if (user && !user.groups.includes(SYSTEM_AUTHENTICATED)) found = { ...user, groups: [...user.groups, SYSTEM_AUTHENTICATED] };
+    ctx.state.user = found;
     await next();
   };
 }
