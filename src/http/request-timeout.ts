@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { allottedTimeoutExceeded, badRequest, deadlineExceeded, type ApiError } from '../api/errors.ts';
-import { parseGoDurationStrict } from './go-duration-param.ts';
+import { parseGoDurationStrict } from '../api/go/duration.ts';
 import type { RequestInfo } from '../api/request-info.ts';
 import type { ApiState } from './scope.ts';
 

@@ -12,7 +12,7 @@
  */
 import { badRequest, type ApiError } from '../api/errors.ts';
 import { replaceLoneSurrogates } from '../codecs/unicode.ts';
-import { goQuote } from '../api/selectors/label-validation.ts';
+import { goQuote } from '../api/go/quote.ts';
 import { fieldsOf, getMessage, isScalar, wellKnownShape, type FieldSchema } from '../schema/generated/index.ts';
 
 export type FieldValidationDirective = 'Ignore' | 'Warn' | 'Strict';

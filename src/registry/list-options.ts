@@ -1,5 +1,5 @@
 import { badRequest, invalid, type FieldError } from '../api/errors.ts';
-import { goQuote } from '../api/selectors/label-validation.ts';
+import { goQuote } from '../api/go/quote.ts';
 
 /** The list and watch query parameters, parsed but not yet interpreted. */
 export interface ListQuery {

@@ -4,14 +4,19 @@
  * validation there; the decoder refuses it with 400 and Go's own words:
  * `json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string`.
  *
+ * The formats of the wire types are checked as their decoders check them: RFC 3339 Time and
+ * MicroTime, resource quantities, int-or-string (a string or an int32), base64 bytes, durations.
  * Unknown fields are not looked at (field validation reports them); `null` is always accepted
  * (it leaves the zero value). The first problem in document order is reported, as Go does.
  */
 import { fieldsOf, getMessage, isScalar, wellKnownShape, type FieldSchema } from '../schema/generated/index.ts';
-import { goTimeParseError, RFC3339, RFC3339_MICRO } from './go-time.ts';
+import { parseGoDurationStrict } from '../api/go/duration.ts';
+import { quantityParseError } from '../api/go/quantity.ts';
+import { goTimeParseError, RFC3339, RFC3339_MICRO } from '../api/go/time.ts';
 
 const TIME = 'k8s.io.apimachinery.pkg.apis.meta.v1.Time';
 const MICRO_TIME = 'k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime';
+const DURATION = 'k8s.io.apimachinery.pkg.apis.meta.v1.Duration';
 
 const GO_SCALARS: Readonly<Record<string, string>> = {
   string: 'string',
@@ -129,19 +134,33 @@ function checkElement(type: string, value: unknown, struct: string, path: string
       case 'any':
         return undefined;
       case 'int-or-string':
-        return typeof value === 'string' || typeof value === 'number' ? undefined : `json: cannot unmarshal ${jsonKind(value)} into Go value of type int32`;
+        if (typeof value === 'string') return undefined;
+        // A number is read into an int32.
+        if (typeof value === 'number') {
+          const [min, max] = INT_RANGES.int32!;
+          return Number.isInteger(value) && value >= min && value <= max ? undefined : `json: cannot unmarshal number ${String(value)} into Go value of type int32`;
+        }
+        return `json: cannot unmarshal ${jsonKind(value)} into Go value of type int32`;
       case 'array':
         if (!Array.isArray(value)) return fieldError(value, struct, path, goType);
         return value.some((v) => v !== null && typeof v !== 'string') ? fieldError(value.find((v) => v !== null && typeof v !== 'string'), struct, path, 'string') : undefined;
       default:
         // Time, MicroTime, Duration, Quantity: their UnmarshalJSON reads a JSON string (Quantity also a number),
         // and the time types then parse it with Go's time.Parse, whose error is the decoder's.
+        // Quantity reads the raw JSON (quoted or not) with ParseQuantity, whose errors are the decoder's.
+        if (shape.kind === 'string' && shape.format === 'quantity') {
+          if (typeof value === 'string') return quantityParseError(value.trim());
+          return quantityParseError(typeof value === 'number' ? String(value) : JSON.stringify(value));
+        }
         if (typeof value === 'string') {
           if (type === TIME) return goTimeParseError(value, RFC3339);
           if (type === MICRO_TIME) return goTimeParseError(value, RFC3339_MICRO);
+          if (type === DURATION) {
+            const parsed = parseGoDurationStrict(value);
+            return 'error' in parsed ? parsed.error : undefined;
+          }
           return undefined;
         }
-        if (shape.kind === 'string' && shape.format === 'quantity' && typeof value === 'number') return undefined;
         return `json: cannot unmarshal ${jsonKind(value)} into Go value of type string`;
     }
   }

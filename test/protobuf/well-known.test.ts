@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatGoDuration, parseGoDuration } from '../../src/codecs/protobuf/go-duration.ts';
+import { formatGoDuration, parseGoDuration } from '../../src/api/go/duration.ts';
 import { formatRfc3339, formatRfc3339Micro, parseRfc3339 } from '../../src/codecs/protobuf/rfc3339.ts';
 import { messageForKind } from '../../src/codecs/protobuf/index.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseGoDurationStrict } from '../../src/http/go-duration-param.ts';
+import { parseGoDurationStrict } from '../../src/api/go/duration.ts';
 import { requestDeadlineMs } from '../../src/http/request-timeout.ts';
 
 test('Go durations parse as time.ParseDuration does', () => {

@@ -7,7 +7,8 @@ import {
   type LabelRequirement,
   type LabelSelector,
 } from './label-requirement.ts';
-import { goQuote, labelKeyErrors } from './label-validation.ts';
+import { labelKeyErrors } from './label-validation.ts';
+import { goQuote } from '../go/quote.ts';
 
 /*
  * The label selector grammar, tokenised and parsed the way the real server does it, so

@@ -1,11 +1,5 @@
-import {
-  aggregateText,
-  goQuote,
-  goStringSlice,
-  invalidValueText,
-  labelKeyErrors,
-  labelValueErrors,
-} from './label-validation.ts';
+import { aggregateText, invalidValueText, labelKeyErrors, labelValueErrors } from './label-validation.ts';
+import { goQuote, goStringSlice } from '../go/quote.ts';
 
 /**
  * Operators as the server spells them (`selection.Operator`): `=` and `==` mean the same,

@@ -8,7 +8,7 @@ import {
   type LabelRequirement,
   type LabelSelector,
 } from './label-requirement.ts';
-import { goQuote } from './label-validation.ts';
+import { goQuote } from '../go/quote.ts';
 
 export { parseLabelSelector } from './label-parser.ts';
 export { EVERYTHING } from './label-requirement.ts';

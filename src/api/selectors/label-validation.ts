@@ -82,38 +82,6 @@ export function labelValueErrors(value: string): string[] {
   return errs;
 }
 
-const GO_ESCAPES: Record<string, string> = {
-  '\x07': '\\a',
-  '\b': '\\b',
-  '\f': '\\f',
-  '\n': '\\n',
-  '\r': '\\r',
-  '\t': '\\t',
-  '\v': '\\v',
-  '"': '\\"',
-  '\\': '\\\\',
-};
-
-/** Quotes a string the way Go's `%q` does, so messages read as the real server's. */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const code = ch.codePointAt(0)!;
-    const esc = GO_ESCAPES[ch];
-    if (esc) out += esc;
-    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
-    else if (code >= 0x80 && code <= 0x9f) out += `\\u${code.toString(16).padStart(4, '0')}`;
-    else out += ch;
-  }
-  return `${out}"`;
-}
-
-/** Formats a string list as Go's `%#v` prints a `[]string` (nil prints as `[]string(nil)`). */
-export function goStringSlice(values: readonly string[] | null | undefined): string {
-  if (!values) return '[]string(nil)';
-  return `[]string{${values.map(goQuote).join(', ')}}`;
-}
-
 /** One field error line: `path: Invalid value: "v": detail`. */
 export function invalidValueText(path: string, shownValue: string, detail: string): string {
   return `${path}: Invalid value: ${shownValue}: ${detail}`;

@@ -3,7 +3,7 @@
  * Duration, Quantity, IntOrString, RawExtension, FieldsV1, Verbs.
  */
 import type { Writer } from 'protobufjs';
-import { formatGoDuration, parseGoDuration } from './go-duration.ts';
+import { formatGoDuration, parseGoDuration } from '../../api/go/duration.ts';
 import { formatRfc3339, formatRfc3339Micro, normalizeTimestamp, parseRfc3339 } from './rfc3339.ts';
 import { WIRE_LEN, WIRE_VARINT, WireError, type WireReader } from './wire-reader.ts';
 import { stringifyJson } from '../deep-json.ts';

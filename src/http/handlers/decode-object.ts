@@ -14,7 +14,7 @@ import {
   type FieldProblem,
 } from '../../registry/field-validation.ts';
 import { apiVersionOf } from '../../registry/kind.ts';
-import { goQuote } from '../../api/selectors/label-validation.ts';
+import { goQuote } from '../../api/go/quote.ts';
 import { readBody } from '../body.ts';
 import type { ApiState, RequestScope } from '../scope.ts';
 

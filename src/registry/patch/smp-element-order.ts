@@ -4,7 +4,7 @@
  * relative order. The list is merged as usual, then the listed items take the directive's order and the
  * live items it does not mention keep their places around them.
  */
-import { goTypeName, goValue } from './go-format.ts';
+import { goTypeName, goValue } from '../../api/go/values.ts';
 import { isJsonObject, ownValue, setKey, type JsonObject, type JsonValue } from './json-value.ts';
 import { lookupField, type PatchSchema } from './patch-schema.ts';
 import { mergeFailed } from './patch-errors.ts';

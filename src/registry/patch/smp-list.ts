@@ -6,7 +6,7 @@
  * live element with their key, a `$patch: replace` element makes the patch's elements the whole list,
  * elements with a known key merge into it, others are added. The order is then settled by smp-order.ts.
  */
-import { goString, goTypeName, goValue } from './go-format.ts';
+import { goString, goTypeName, goValue } from '../../api/go/values.ts';
 import { isJsonObject, type JsonObject, type JsonValue } from './json-value.ts';
 import type { FieldPatchMeta, PatchSchema } from './patch-schema.ts';
 import { schemaName } from './patch-schema.ts';

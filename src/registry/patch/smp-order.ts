@@ -5,7 +5,7 @@
  * follow it, so new items come first unless `$setElementOrder` places them.
  */
 import type { ApiError } from '../../api/errors.ts';
-import { goTypeName, goValue } from './go-format.ts';
+import { goTypeName, goValue } from '../../api/go/values.ts';
 import { isJsonObject, jsonEqual, ownValue, type JsonValue } from './json-value.ts';
 import { PATCH_DIRECTIVE } from './smp-directives.ts';
 import { mergeFailed } from './patch-errors.ts';

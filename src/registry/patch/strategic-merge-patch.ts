@@ -14,7 +14,7 @@
  */
 import { getMessage } from '../../schema/generated/index.ts';
 import { badRequest } from '../../api/errors.ts';
-import { goString, goValue } from './go-format.ts';
+import { goString, goValue } from '../../api/go/values.ts';
 import { cloneJson, isJsonObject, jsonKind, ownValue, setKey, type JsonObject, type JsonValue } from './json-value.ts';
 import { lookupField, type PatchSchema } from './patch-schema.ts';
 import { BAD_RETAIN_KEYS, mergeFailed, undecodablePatch, UNSUPPORTED_SMP } from './patch-errors.ts';

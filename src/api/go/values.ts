@@ -5,7 +5,10 @@
  * Decoded JSON in Go is `map[string]interface {}`, `[]interface {}`, `string`, `int64` (the apiserver
  * keeps integers), `float64`, `bool` or nil; fmt prints map keys sorted.
  */
-import { isJsonObject } from './json-value.ts';
+/** A decoded JSON object (not an array, not null). */
+function isJsonObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
 
 function goNumber(n: number): string {
   if (Number.isInteger(n) && Math.abs(n) < 1e21) return n.toFixed(0);

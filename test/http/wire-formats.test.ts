@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { assertStatus, createNamespace, lease, type Api } from '../helpers/fixtures.ts';
+import { client } from '../helpers/http.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+let srv: TestServer;
+let api: Api;
+let ns: string;
+before(async () => {
+  srv = await startTestServer();
+  api = client(srv.url, srv.adminAgent);
+  ns = await createNamespace(api);
+});
+after(async () => {
+  await srv.stop();
+});
+
+const NOT_A_MICRO_TIME = 'parsing time "not-a-time" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "not-a-time" as "2006"';
+
+test('a Lease whose renewTime is not a MicroTime is refused on create, update and patch (client-go could not decode it)', async () => {
+  const leases = `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`;
+  const bad = lease('bad');
+  (bad.spec as Record<string, unknown>).renewTime = 'not-a-time';
+  assertStatus(await api.post(leases, bad), 400, 'BadRequest', `Lease in version "v1" cannot be handled as a Lease: ${NOT_A_MICRO_TIME}`);
+
+  const created = await api.post(leases, lease('good'));
+  assert.equal(created.status, 201, created.text);
+  const put = { ...created.json, spec: { ...created.json.spec, acquireTime: '2025-01-01T00:00:00Z' } };
+  assertStatus(await api.put(`${leases}/good`, put), 400, 'BadRequest', /cannot be handled as a Lease: parsing time "2025-01-01T00:00:00Z" as "2006-01-02T15:04:05.000000Z07:00"/);
+  const patched = await api.patch(`${leases}/good`, { spec: { renewTime: 'not-a-time' } }, 'application/merge-patch+json');
+  assert.equal(patched.status, 422, patched.text);
+  assert.match(patched.json.message, /parsing time "not-a-time"/);
+  // Nothing of it was stored: the list still decodes.
+  const list = await api.get(leases);
+  assert.deepEqual(list.json.items.map((l: { metadata: { name: string } }) => l.metadata.name), ['good']);
+});
+
+test('an events.k8s.io Event whose eventTime is not a MicroTime is refused', async () => {
+  const body = {
+    apiVersion: 'events.k8s.io/v1',
+    kind: 'Event',
+    metadata: { name: 'e1' },
+    eventTime: 'yesterday',
+    reportingController: 'example.com/c',
+    reportingInstance: 'i',
+    action: 'Do',
+    reason: 'Done',
+    regarding: { kind: 'ConfigMap', name: 'x', namespace: ns },
+    type: 'Normal',
+  };
+  assertStatus(
+    await api.post(`/apis/events.k8s.io/v1/namespaces/${ns}/events`, body),
+    400,
+    'BadRequest',
+    'Event in version "v1" cannot be handled as a Event: parsing time "yesterday" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "yesterday" as "2006"',
+  );
+});
