@@ -2,10 +2,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { createTestDatabase, serverDatabaseEnv, type TestDatabase } from './database.ts';
+import { createNamespace, type Api } from './fixtures.ts';
+import { client } from './http.ts';
 
 export interface TestServer {
   readonly server: RunningServer;
@@ -65,4 +68,40 @@ export async function startTestServer(extraFlags: string[] = [], options: TestSe
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** What a test file served by one server reads: set once its `before` hook ran. */
+export interface ServedFile {
+  readonly srv: TestServer;
+  /** The admin client. */
+  readonly api: Api;
+  /** A client without credentials. */
+  readonly anon: Api;
+  /** A namespace made for this file. */
+  readonly ns: string;
+}
+
+/**
+ * Starts one server for the tests of a file (before them) and stops it after them; the returned
+ * object's fields are filled in by the `before` hook, which then runs `setup` (the file's own
+ * preparation). Extra flags go to the server.
+ *
+ * @example
+ * const t = serveFile();
+ * test('…', async () => { await t.api.get(`/api/v1/namespaces/${t.ns}/configmaps`); });
+ */
+export function serveFile(extraFlags: string[] = [], setup?: (served: ServedFile) => Promise<void> | void, options: TestServerOptions = {}): ServedFile {
+  const served = {} as { -readonly [K in keyof ServedFile]: ServedFile[K] };
+  // One hook does it all: a file's own before hook is not guaranteed to run after this one.
+  before(async () => {
+    served.srv = await startTestServer(extraFlags, options);
+    served.api = client(served.srv.url, served.srv.adminAgent);
+    served.anon = client(served.srv.url, served.srv.anonymousAgent);
+    served.ns = await createNamespace(served.api);
+    await setup?.(served);
+  });
+  after(async () => {
+    await served.srv?.stop();
+  });
+  return served;
 }

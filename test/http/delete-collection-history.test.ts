@@ -1,20 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import { client } from '../helpers/http.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { serveFile } from '../helpers/server.ts';
 
 // History (and so continue tokens) lasts one second here: about as long as deleting 3,000 objects takes, far
 // shorter than deleting them page by page while listing (which failed with 410 after the first pages).
-let srv: TestServer;
-before(async () => {
-  srv = await startTestServer(['--history-window=1s', '--compaction-interval=100ms']);
-});
-after(async () => {
-  await srv.stop();
-});
+const t = serveFile(['--history-window=1s', '--compaction-interval=100ms']);
 
 test('deletecollection that runs longer than the history window still deletes everything and answers 200', async () => {
-  const api = client(srv.url, srv.adminAgent);
+  const api = client(t.srv.url, t.srv.adminAgent);
   await api.post('/api/v1/namespaces', { metadata: { name: 'big' } });
   const base = '/api/v1/namespaces/big/configmaps';
   const total = 3000;

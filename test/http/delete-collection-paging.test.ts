@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { client } from '../helpers/http.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { serveFile } from '../helpers/server.ts';
 
-let srv: TestServer;
-before(async () => {
-  srv = await startTestServer();
-});
-after(async () => {
-  await srv.stop();
-});
+const t = serveFile();
 
 test('deletecollection deletes every match even past one internal page, with a resourceVersion given', async () => {
-  const api = client(srv.url, srv.adminAgent);
+  const api = client(t.srv.url, t.srv.adminAgent);
   await api.post('/api/v1/namespaces', { metadata: { name: 'many' } });
   const base = '/api/v1/namespaces/many/configmaps';
   const created = await Promise.all(
@@ -30,7 +24,7 @@ test('deletecollection deletes every match even past one internal page, with a r
 });
 
 async function threeConfigMaps(ns: string): Promise<string> {
-  const api = client(srv.url, srv.adminAgent);
+  const api = client(t.srv.url, t.srv.adminAgent);
   assert.equal((await api.post('/api/v1/namespaces', { metadata: { name: ns } })).status, 201);
   const base = `/api/v1/namespaces/${ns}/configmaps`;
   for (const name of ['a', 'b', 'c']) assert.equal((await api.post(base, { metadata: { name } })).status, 201);
@@ -38,7 +32,7 @@ async function threeConfigMaps(ns: string): Promise<string> {
 }
 
 test('deletecollection with a continue token that does not decode is 400 and deletes nothing', async () => {
-  const api = client(srv.url, srv.adminAgent);
+  const api = client(t.srv.url, t.srv.adminAgent);
   const base = await threeConfigMaps('bad-continue');
   const res = await api.delete(`${base}?continue=garbage`);
   assert.equal(res.status, 400, res.text);
@@ -51,7 +45,7 @@ test('deletecollection with a continue token that does not decode is 400 and del
 });
 
 test('deletecollection with limit deletes one page and hands back the continue token for the rest', async () => {
-  const api = client(srv.url, srv.adminAgent);
+  const api = client(t.srv.url, t.srv.adminAgent);
   const base = await threeConfigMaps('limited');
   const first = await api.delete(`${base}?limit=1`);
   assert.equal(first.status, 200, first.text);

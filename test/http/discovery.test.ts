@@ -1,18 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { assertStatus, type Api } from '../helpers/fixtures.ts';
+import { describe, test } from 'node:test';
+import { assertStatus } from '../helpers/fixtures.ts';
 import { client } from '../helpers/http.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { serveFile } from '../helpers/server.ts';
 
-let srv: TestServer;
-let api: Api;
-before(async () => {
-  srv = await startTestServer();
-  api = client(srv.url, srv.adminAgent);
-});
-after(async () => {
-  await srv.stop();
-});
+const t = serveFile();
 
 const ALL = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const AGGREGATED_V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
@@ -20,7 +12,7 @@ const AGGREGATED_V2BETA1 = 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=
 
 describe('legacy discovery', () => {
   test('/api lists the core version', async () => {
-    const res = await api.get('/api');
+    const res = await t.api.get('/api');
     assert.equal(res.status, 200);
     assert.equal(res.headers['content-type'], 'application/json');
     assert.equal(res.json.kind, 'APIVersions');
@@ -29,7 +21,7 @@ describe('legacy discovery', () => {
   });
 
   test('/apis lists the named groups with their preferred versions', async () => {
-    const res = await api.get('/apis');
+    const res = await t.api.get('/apis');
     assert.equal(res.status, 200);
     assert.equal(res.headers['content-type'], 'application/json');
     assert.equal(res.json.kind, 'APIGroupList');
@@ -43,7 +35,7 @@ describe('legacy discovery', () => {
   });
 
   test('/api/v1 lists resources with verbs, shortNames, singularName and scope', async () => {
-    const res = await api.get('/api/v1');
+    const res = await t.api.get('/api/v1');
     assert.equal(res.status, 200);
     assert.equal(res.headers['content-type'], 'application/json');
     assert.equal(res.json.kind, 'APIResourceList');
@@ -71,19 +63,19 @@ describe('legacy discovery', () => {
   });
 
   test('/apis/<group>/<version> lists the group version resources', async () => {
-    const res = await api.get('/apis/coordination.k8s.io/v1');
+    const res = await t.api.get('/apis/coordination.k8s.io/v1');
     assert.equal(res.status, 200);
     assert.equal(res.json.kind, 'APIResourceList');
     assert.equal(res.json.apiVersion, 'v1');
     assert.equal(res.json.groupVersion, 'coordination.k8s.io/v1');
     assert.deepEqual(res.json.resources.map((r: any) => [r.name, r.singularName, r.namespaced, r.kind]), [['leases', 'lease', true, 'Lease']]);
-    const events = await api.get('/apis/events.k8s.io/v1');
+    const events = await t.api.get('/apis/events.k8s.io/v1');
     assert.deepEqual(events.json.resources[0].shortNames, ['ev']);
     assert.deepEqual(events.json.resources[0].verbs, ALL);
   });
 
   test('/apis/<group> describes the group', async () => {
-    const res = await api.get('/apis/events.k8s.io');
+    const res = await t.api.get('/apis/events.k8s.io');
     assert.equal(res.status, 200);
     assert.equal(res.json.kind, 'APIGroup');
     assert.equal(res.json.name, 'events.k8s.io');
@@ -91,13 +83,13 @@ describe('legacy discovery', () => {
   });
 
   test('unknown groups and versions are 404', async () => {
-    assertStatus(await api.get('/apis/nope.example.com'), 404, 'NotFound');
-    assertStatus(await api.get('/apis/coordination.k8s.io/v1beta7'), 404, 'NotFound');
-    assertStatus(await api.get('/api/v2'), 404, 'NotFound');
+    assertStatus(await t.api.get('/apis/nope.example.com'), 404, 'NotFound');
+    assertStatus(await t.api.get('/apis/coordination.k8s.io/v1beta7'), 404, 'NotFound');
+    assertStatus(await t.api.get('/api/v2'), 404, 'NotFound');
   });
 
   test('anonymous users may read /version but not discovery (system:discovery is for authenticated users)', async () => {
-    const anon = client(srv.url, srv.anonymousAgent);
+    const anon = client(t.srv.url, t.srv.anonymousAgent);
     assert.equal((await anon.get('/version')).status, 200);
     const s = assertStatus(await anon.get('/api'), 403, 'Forbidden', 'forbidden: User "system:anonymous" cannot get path "/api"');
     assert.deepEqual(s.details, {});
@@ -111,7 +103,7 @@ describe('aggregated discovery', () => {
     [AGGREGATED_V2BETA1, 'apidiscovery.k8s.io/v2beta1'],
   ] as const) {
     test(`/api and /apis answer ${apiVersion} with the exact content type`, async () => {
-      const core = await api.get('/api', { Accept: `${accept},application/json` });
+      const core = await t.api.get('/api', { Accept: `${accept},application/json` });
       assert.equal(core.status, 200);
       assert.equal(core.headers['content-type'], accept);
       assert.equal(core.json.kind, 'APIGroupDiscoveryList');
@@ -134,7 +126,7 @@ describe('aggregated discovery', () => {
         ['status', ['get', 'patch', 'update']],
       ]);
 
-      const groups = await api.get('/apis', { Accept: accept });
+      const groups = await t.api.get('/apis', { Accept: accept });
       assert.equal(groups.headers['content-type'], accept);
       const names = groups.json.items.map((g: any) => g.metadata.name);
       assert.ok(names.includes('coordination.k8s.io') && names.includes('events.k8s.io'));
@@ -145,17 +137,17 @@ describe('aggregated discovery', () => {
   }
 
   test('an ETag is sent and If-None-Match answers 304', async () => {
-    const first = await api.get('/apis', { Accept: AGGREGATED_V2 });
+    const first = await t.api.get('/apis', { Accept: AGGREGATED_V2 });
     const etag = first.headers.etag as string;
     assert.match(etag, /^"[0-9A-F]+"$/);
-    const again = await api.get('/apis', { Accept: AGGREGATED_V2, 'If-None-Match': etag });
+    const again = await t.api.get('/apis', { Accept: AGGREGATED_V2, 'If-None-Match': etag });
     assert.equal(again.status, 304);
   });
 });
 
 describe('/version and OpenAPI', () => {
   test('/version', async () => {
-    const res = await api.get('/version');
+    const res = await t.api.get('/version');
     assert.equal(res.status, 200);
     assert.equal(res.headers['content-type'], 'application/json');
     assert.equal(res.json.major, '1');
@@ -165,13 +157,13 @@ describe('/version and OpenAPI', () => {
   });
 
   test('/openapi/v3 indexes the group versions; a document has fieldValidation on PATCH', async () => {
-    const index = await api.get('/openapi/v3');
+    const index = await t.api.get('/openapi/v3');
     assert.equal(index.status, 200);
     assert.equal(index.headers['content-type'], 'application/json');
     for (const key of ['api/v1', 'apis/coordination.k8s.io/v1', 'apis/events.k8s.io/v1']) {
       assert.match(index.json.paths[key].serverRelativeURL, new RegExp(`^/openapi/v3/${key.replace(/\./g, '\\.')}\\?hash=[0-9A-F]+$`));
     }
-    const doc = await api.get(index.json.paths['api/v1'].serverRelativeURL);
+    const doc = await t.api.get(index.json.paths['api/v1'].serverRelativeURL);
     assert.equal(doc.status, 200);
     assert.equal(doc.headers['content-type'], 'application/json');
     assert.match(doc.json.openapi, /^3\./);
@@ -181,11 +173,11 @@ describe('/version and OpenAPI', () => {
     assert.ok(params.includes('dryRun'));
     assert.ok(item.put.parameters.some((p: any) => p.name === 'fieldValidation'));
     assert.ok(doc.json.components.schemas['io.k8s.api.core.v1.ConfigMap']);
-    assertStatus(await api.get('/openapi/v3/apis/nope.example.com/v1'), 404, 'NotFound');
+    assertStatus(await t.api.get('/openapi/v3/apis/nope.example.com/v1'), 404, 'NotFound');
   });
 
   test('/openapi/v2 is Swagger 2.0 JSON with group-version-kinds', async () => {
-    const res = await api.get('/openapi/v2', { Accept: 'application/json' });
+    const res = await t.api.get('/openapi/v2', { Accept: 'application/json' });
     assert.equal(res.status, 200);
     assert.equal(res.headers['content-type'], 'application/json');
     assert.equal(res.json.swagger, '2.0');

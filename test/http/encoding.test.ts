@@ -1,30 +1,23 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import https from 'node:https';
 import yaml from 'js-yaml';
-import { assertStatus, configMap, create, createNamespace, type Api } from '../helpers/fixtures.ts';
+import { assertStatus, configMap, create, createNamespace } from '../helpers/fixtures.ts';
 import { client } from '../helpers/http.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { serveFile } from '../helpers/server.ts';
 
-let srv: TestServer;
-let api: Api;
 let cms: string;
-before(async () => {
-  srv = await startTestServer();
-  api = client(srv.url, srv.adminAgent);
-  cms = `/api/v1/namespaces/${await createNamespace(api)}/configmaps`;
-  await create(api, cms, configMap('shown', { a: '1', b: '2' }));
-});
-after(async () => {
-  await srv.stop();
+const t = serveFile([], async () => {
+  cms = `/api/v1/namespaces/${await createNamespace(t.api)}/configmaps`;
+  await create(t.api, cms, configMap('shown', { a: '1', b: '2' }));
 });
 
 const TABLE = 'application/json;as=Table;g=meta.k8s.io;v=v1';
 
 describe('Table responses', () => {
   test('get renders one row with the kind columns', async () => {
-    const res = await api.get(`${cms}/shown`, { Accept: TABLE });
+    const res = await t.api.get(`${cms}/shown`, { Accept: TABLE });
     assert.equal(res.status, 200, res.text);
     assert.match(res.headers['content-type'] as string, /^application\/json/);
     assert.equal(res.json.kind, 'Table');
@@ -40,28 +33,28 @@ describe('Table responses', () => {
   });
 
   test('list renders every row and keeps the list metadata', async () => {
-    await create(api, cms, configMap('shown-2'));
-    const res = await api.get(`${cms}?limit=1`, { Accept: `${TABLE}, application/json` });
+    await create(t.api, cms, configMap('shown-2'));
+    const res = await t.api.get(`${cms}?limit=1`, { Accept: `${TABLE}, application/json` });
     assert.equal(res.status, 200);
     assert.equal(res.json.kind, 'Table');
     assert.equal(res.json.rows.length, 1);
     assert.match(res.json.metadata.resourceVersion, /^\d+$/);
     assert.ok(res.json.metadata.continue);
-    const all = await api.get(cms, { Accept: TABLE });
+    const all = await t.api.get(cms, { Accept: TABLE });
     assert.deepEqual(all.json.rows.map((r: any) => r.cells[0]), ['shown', 'shown-2']);
   });
 
   test('a kind without columns gets Name and Created At', async () => {
-    const res = await api.get('/api/v1/namespaces/default/serviceaccounts', { Accept: TABLE });
+    const res = await t.api.get('/api/v1/namespaces/default/serviceaccounts', { Accept: TABLE });
     assert.equal(res.status, 200);
     assert.ok(res.json.columnDefinitions.some((c: any) => c.name === 'Name'));
-    const namespaces = await api.get('/api/v1/namespaces/default', { Accept: TABLE });
+    const namespaces = await t.api.get('/api/v1/namespaces/default', { Accept: TABLE });
     assert.deepEqual(namespaces.json.columnDefinitions.map((c: any) => c.name), ['Name', 'Status', 'Age']);
     assert.deepEqual(namespaces.json.rows[0].cells.slice(0, 2), ['default', 'Active']);
   });
 
   test('includeObject=Object carries the whole object', async () => {
-    const res = await api.get(`${cms}/shown?includeObject=Object`, { Accept: TABLE });
+    const res = await t.api.get(`${cms}/shown?includeObject=Object`, { Accept: TABLE });
     assert.equal(res.json.rows[0].object.kind, 'ConfigMap');
     assert.deepEqual(res.json.rows[0].object.data, { a: '1', b: '2' });
   });
@@ -69,18 +62,18 @@ describe('Table responses', () => {
 
 describe('YAML', () => {
   test('Accept: application/yaml answers YAML', async () => {
-    const res = await api.get(`${cms}/shown`, { Accept: 'application/yaml' });
+    const res = await t.api.get(`${cms}/shown`, { Accept: 'application/yaml' });
     assert.equal(res.status, 200);
     assert.equal(res.headers['content-type'], 'application/yaml');
     const doc = yaml.load(res.text) as any;
     assert.equal(doc.kind, 'ConfigMap');
     assert.deepEqual(doc.data, { a: '1', b: '2' });
-    const list = await api.get(cms, { Accept: 'application/yaml' });
+    const list = await t.api.get(cms, { Accept: 'application/yaml' });
     assert.equal((yaml.load(list.text) as any).kind, 'ConfigMapList');
   });
 
   test('errors come back as a YAML Status when YAML was asked for', async () => {
-    const res = await api.get(`${cms}/missing`, { Accept: 'application/yaml' });
+    const res = await t.api.get(`${cms}/missing`, { Accept: 'application/yaml' });
     assert.equal(res.status, 404);
     assert.equal(res.headers['content-type'], 'application/yaml');
     const status = yaml.load(res.text) as any;
@@ -90,17 +83,17 @@ describe('YAML', () => {
 
   test('a YAML body creates and updates', async () => {
     const body = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  k: v\n';
-    const res = await api.post(cms, body, { 'Content-Type': 'application/yaml' });
+    const res = await t.api.post(cms, body, { 'Content-Type': 'application/yaml' });
     assert.equal(res.status, 201, res.text);
     assert.deepEqual(res.json.data, { k: 'v' });
     const update = `${yaml.dump({ ...res.json, data: { k: 'w' } })}`;
-    const put = await api.put(`${cms}/from-yaml`, update, { 'Content-Type': 'application/yaml' });
+    const put = await t.api.put(`${cms}/from-yaml`, update, { 'Content-Type': 'application/yaml' });
     assert.equal(put.status, 200, put.text);
     assert.deepEqual(put.json.data, { k: 'w' });
   });
 
   test('malformed YAML is 400', async () => {
-    assertStatus(await api.post(cms, 'metadata: [unclosed', { 'Content-Type': 'application/yaml' }), 400, 'BadRequest', /error converting YAML to JSON/);
+    assertStatus(await t.api.post(cms, 'metadata: [unclosed', { 'Content-Type': 'application/yaml' }), 400, 'BadRequest', /error converting YAML to JSON/);
   });
 });
 
@@ -108,34 +101,34 @@ describe('field validation', () => {
   test('Warn (the default) drops an unknown field and says so in a Warning header', async () => {
     for (const query of ['', '?fieldValidation=Warn']) {
       const name = `warned${query ? '-explicit' : ''}`;
-      const res = await api.post(`${cms}${query}`, { ...configMap(name), foo: 'bar' });
+      const res = await t.api.post(`${cms}${query}`, { ...configMap(name), foo: 'bar' });
       assert.equal(res.status, 201, res.text);
       assert.equal(res.headers.warning, '299 - "unknown field \\"foo\\""');
       assert.equal(res.json.foo, undefined);
-      assert.equal((await api.get(`${cms}/${name}`)).json.foo, undefined);
+      assert.equal((await t.api.get(`${cms}/${name}`)).json.foo, undefined);
     }
   });
 
   test('Warn reports nested unknown fields by path', async () => {
     const body = configMap('warned-nested');
     (body.metadata as any).colour = 'blue';
-    const res = await api.post(cms, body);
+    const res = await t.api.post(cms, body);
     assert.equal(res.status, 201);
     assert.equal(res.headers.warning, '299 - "unknown field \\"metadata.colour\\""');
   });
 
   test('Strict refuses an unknown field with 400', async () => {
     assertStatus(
-      await api.post(`${cms}?fieldValidation=Strict`, { ...configMap('strict'), foo: 'bar' }),
+      await t.api.post(`${cms}?fieldValidation=Strict`, { ...configMap('strict'), foo: 'bar' }),
       400,
       'BadRequest',
       'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "foo"',
     );
-    assertStatus(await api.get(`${cms}/strict`), 404, 'NotFound');
+    assertStatus(await t.api.get(`${cms}/strict`), 404, 'NotFound');
   });
 
   test('Ignore drops unknown fields silently', async () => {
-    const res = await api.post(`${cms}?fieldValidation=Ignore`, { ...configMap('ignored'), foo: 'bar' });
+    const res = await t.api.post(`${cms}?fieldValidation=Ignore`, { ...configMap('ignored'), foo: 'bar' });
     assert.equal(res.status, 201);
     assert.equal(res.headers.warning, undefined);
     assert.equal(res.json.foo, undefined);
@@ -143,9 +136,9 @@ describe('field validation', () => {
 
   test('duplicate fields warn under Warn and fail under Strict', async () => {
     const text = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"dup"},"data":{"a":"1"},"data":{"a":"2"}}`;
-    const strict = await api.post(`${cms}?fieldValidation=Strict`, text);
+    const strict = await t.api.post(`${cms}?fieldValidation=Strict`, text);
     assertStatus(strict, 400, 'BadRequest', 'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: duplicate field "data"');
-    const warned = await api.post(cms, text);
+    const warned = await t.api.post(cms, text);
     assert.equal(warned.status, 201, warned.text);
     assert.equal(warned.headers.warning, '299 - "duplicate field \\"data\\""');
     assert.deepEqual(warned.json.data, { a: '2' });
@@ -153,7 +146,7 @@ describe('field validation', () => {
 
   test('an unsupported fieldValidation value is 422', async () => {
     assertStatus(
-      await api.post(`${cms}?fieldValidation=Loud`, configMap('loud')),
+      await t.api.post(`${cms}?fieldValidation=Loud`, configMap('loud')),
       422,
       'Invalid',
       'CreateOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "Loud": supported values: "", "Ignore", "Strict", "Warn"',
@@ -166,7 +159,7 @@ describe('gzip', () => {
   function rawGet(path: string, headers: Record<string, string>): Promise<{ headers: Record<string, unknown>; body: Buffer }> {
     return new Promise((resolve, reject) => {
       https
-        .get(new URL(path, srv.url), { agent: srv.adminAgent, headers }, (res) => {
+        .get(new URL(path, t.srv.url), { agent: t.srv.adminAgent, headers }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
@@ -192,12 +185,12 @@ describe('gzip', () => {
 });
 
 test('null fields in a body are unset, as typed decoding leaves them; nothing null is stored or returned', async () => {
-  const res = await api.post(cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'nulls', labels: null, annotations: { a: null } }, data: null, immutable: null });
+  const res = await t.api.post(cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'nulls', labels: null, annotations: { a: null } }, data: null, immutable: null });
   assert.equal(res.status, 201, res.text);
   assert.equal('data' in res.json, false);
   assert.equal('immutable' in res.json, false);
   assert.equal('labels' in res.json.metadata, false);
   assert.deepEqual(res.json.metadata.annotations, { a: '' });
-  const stored = (await api.get(`${cms}/nulls`)).json;
+  const stored = (await t.api.get(`${cms}/nulls`)).json;
   assert.equal('data' in stored, false);
 });

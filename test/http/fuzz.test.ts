@@ -1,20 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { configMap, create, createNamespace, type Api } from '../helpers/fixtures.ts';
-import { client, type Reply } from '../helpers/http.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { test } from 'node:test';
+import { configMap, create, createNamespace } from '../helpers/fixtures.ts';
+import { type Reply } from '../helpers/http.ts';
+import { serveFile } from '../helpers/server.ts';
 
-let srv: TestServer;
-let api: Api;
-let ns: string;
-before(async () => {
-  srv = await startTestServer();
-  api = client(srv.url, srv.adminAgent);
-  ns = await createNamespace(api);
-  await create(api, `/api/v1/namespaces/${ns}/configmaps`, configMap('target', { a: '1' }, { labels: { app: 'x' }, finalizers: [] }));
-});
-after(async () => {
-  await srv.stop();
+const t = serveFile([], async () => {
+  await create(t.api, `/api/v1/namespaces/${t.ns}/configmaps`, configMap('target', { a: '1' }, { labels: { app: 'x' }, finalizers: [] }));
 });
 
 /** A small deterministic PRNG (mulberry32), so a failure reproduces. */
@@ -134,7 +125,7 @@ function oddQuery(r: ReturnType<typeof rng>): string {
 
 const SEGMENTS = ['api', 'apis', 'v1', 'v2', 'namespaces', 'default', 'configmaps', 'secrets', 'status', 'finalize', 'watch', 'leases', 'coordination.k8s.io', 'events.k8s.io', 'target', '', '%2F', '%00', '..', '.', 'x'.repeat(300), 'Ünï', '%E0%A4%A', '%zz', '%2D', '%25', 'namespaces'];
 function oddPath(r: ReturnType<typeof rng>): string {
-  const prefix = r.pick(['/api/v1', `/api/v1/namespaces/${ns}`, '/apis/coordination.k8s.io/v1', '/apis', '/api', '']);
+  const prefix = r.pick(['/api/v1', `/api/v1/namespaces/${t.ns}`, '/apis/coordination.k8s.io/v1', '/apis', '/api', '']);
   const rest = Array.from({ length: r.int(5) }, () => r.pick(SEGMENTS)).join('/');
   return `${prefix}/${rest}`.replace(/^\/+/, '/');
 }
@@ -143,15 +134,15 @@ async function send(method: string, path: string, body?: string, contentType = '
   const headers = body !== undefined ? { 'Content-Type': contentType } : undefined;
   switch (method) {
     case 'POST':
-      return api.post(path, body ?? '', headers);
+      return t.api.post(path, body ?? '', headers);
     case 'PUT':
-      return api.put(path, body ?? '', headers);
+      return t.api.put(path, body ?? '', headers);
     case 'PATCH':
-      return api.patch(path, body ?? '', contentType);
+      return t.api.patch(path, body ?? '', contentType);
     case 'DELETE':
-      return api.delete(path, body, headers);
+      return t.api.delete(path, body, headers);
     default:
-      return api.get(path);
+      return t.api.get(path);
   }
 }
 
@@ -181,7 +172,7 @@ async function fuzz(cases: Array<() => [string, string, string?, string?]>): Pro
 
 test('malformed create and update bodies never give a 5xx', async () => {
   const r = rng(1);
-  const cms = `/api/v1/namespaces/${ns}/configmaps`;
+  const cms = `/api/v1/namespaces/${t.ns}/configmaps`;
   const cases = Array.from({ length: 300 }, (_, i) => () => {
     const method = r.pick(['POST', 'PUT', 'POST', 'PUT', 'DELETE']);
     const name = `fuzz-${i}`;
@@ -195,11 +186,11 @@ test('malformed create and update bodies never give a 5xx', async () => {
 test('malformed secrets, leases, events and namespaces never give a 5xx', async () => {
   const r = rng(2);
   const targets = [
-    [`/api/v1/namespaces/${ns}/secrets`, 'v1', 'Secret'],
-    [`/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`, 'coordination.k8s.io/v1', 'Lease'],
-    [`/apis/events.k8s.io/v1/namespaces/${ns}/events`, 'events.k8s.io/v1', 'Event'],
+    [`/api/v1/namespaces/${t.ns}/secrets`, 'v1', 'Secret'],
+    [`/apis/coordination.k8s.io/v1/namespaces/${t.ns}/leases`, 'coordination.k8s.io/v1', 'Lease'],
+    [`/apis/events.k8s.io/v1/namespaces/${t.ns}/events`, 'events.k8s.io/v1', 'Event'],
     ['/api/v1/namespaces', 'v1', 'Namespace'],
-    [`/api/v1/namespaces/${ns}/serviceaccounts`, 'v1', 'ServiceAccount'],
+    [`/api/v1/namespaces/${t.ns}/serviceaccounts`, 'v1', 'ServiceAccount'],
   ] as const;
   const cases = Array.from({ length: 200 }, (_, i) => () => {
     const [path, apiVersion, kind] = r.pick(targets);
@@ -213,13 +204,13 @@ test('malformed secrets, leases, events and namespaces never give a 5xx', async 
 
 test('malformed list, watch and delete query strings never give a 5xx', async () => {
   const r = rng(3);
-  const bases = [`/api/v1/namespaces/${ns}/configmaps`, '/api/v1/configmaps', '/api/v1/namespaces', `/api/v1/namespaces/${ns}/secrets`, `/apis/events.k8s.io/v1/namespaces/${ns}/events`];
+  const bases = [`/api/v1/namespaces/${t.ns}/configmaps`, '/api/v1/configmaps', '/api/v1/namespaces', `/api/v1/namespaces/${t.ns}/secrets`, `/apis/events.k8s.io/v1/namespaces/${t.ns}/events`];
   const cases = Array.from({ length: 300 }, () => () => {
     const method = r.pick(['GET', 'GET', 'GET', 'DELETE']);
     let query = oddQuery(r);
     // Watches that would succeed stream until their timeout; keep the fuzz to requests that end.
     if (method === 'GET') query = query.replace(/(^|&)(watch|timeoutSeconds)=[^&]*/g, '') + '&watch=false';
-    const base = method === 'DELETE' ? `/api/v1/namespaces/${ns}/configmaps/${r.pick(['none', 'target-x'])}` : r.pick(bases);
+    const base = method === 'DELETE' ? `/api/v1/namespaces/${t.ns}/configmaps/${r.pick(['none', 'target-x'])}` : r.pick(bases);
     return [method, `${base}?${query}`] as [string, string];
   });
   assert.deepEqual(await fuzz(cases), []);
@@ -239,8 +230,8 @@ test('malformed paths never give a 5xx', async () => {
 test('patches with lone surrogates and deep nesting never give a 5xx', async () => {
   const r = rng(6);
   // A namespace and object of their own: the path fuzz above may have deleted the shared ones.
-  const own = await createNamespace(api);
-  await create(api, `/api/v1/namespaces/${own}/configmaps`, configMap('target', { a: '1' }, { labels: { app: 'x' } }));
+  const own = await createNamespace(t.api);
+  await create(t.api, `/api/v1/namespaces/${own}/configmaps`, configMap('target', { a: '1' }, { labels: { app: 'x' } }));
   const target = `/api/v1/namespaces/${own}/configmaps/target`;
   const types = ['application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/json-patch+json'] as const;
   const cases = Array.from({ length: 150 }, () => () => {
@@ -263,24 +254,24 @@ test('malformed DeleteOptions bodies never give a 5xx', async () => {
       if (r.int(2)) opts[key] = structuredClone(r.pick(ODD_VALUES));
     }
     const body = r.int(4) === 0 ? JSON.stringify(opts).slice(0, r.int(40)) : JSON.stringify(opts);
-    return ['DELETE', `/api/v1/namespaces/${ns}/configmaps/${r.pick(['none', 'target-y'])}`, body] as [string, string, string];
+    return ['DELETE', `/api/v1/namespaces/${t.ns}/configmaps/${r.pick(['none', 'target-y'])}`, body] as [string, string, string];
   });
   assert.deepEqual(await fuzz(cases), []);
 });
 
 test('a NUL character in a string value is a clear 400 and in a selector matches nothing; never a 500', async () => {
   // A namespace of its own: the path fuzz above may have deleted the shared one.
-  const path = `/api/v1/namespaces/${await createNamespace(api)}/configmaps`;
+  const path = `/api/v1/namespaces/${await createNamespace(t.api)}/configmaps`;
   // PostgreSQL text cannot hold U+0000, so such a value is refused with a reason instead of failing inside the store.
-  const res = await api.post(path, configMap('nul-value', { a: 'x\u0000y' }));
+  const res = await t.api.post(path, configMap('nul-value', { a: 'x\u0000y' }));
   assert.equal(res.status, 400, res.text);
   assert.equal(res.json.reason, 'BadRequest');
   assert.match(res.json.message, /NUL character/);
   // An escaped backslash followed by u0000 is ordinary text and is stored.
-  const lookalike = await api.post(path, configMap('nul-lookalike', { a: 'x\\u0000y' }));
+  const lookalike = await t.api.post(path, configMap('nul-lookalike', { a: 'x\\u0000y' }));
   assert.equal(lookalike.status, 201, lookalike.text);
-  assert.equal((await api.get(`${path}/nul-lookalike`)).json.data.a, 'x\\u0000y');
-  const list = await api.get(`${path}?fieldSelector=metadata.name%3Da%00`);
+  assert.equal((await t.api.get(`${path}/nul-lookalike`)).json.data.a, 'x\\u0000y');
+  const list = await t.api.get(`${path}?fieldSelector=metadata.name%3Da%00`);
   assert.equal(list.status, 200, list.text);
   assert.deepEqual(list.json.items, []);
 });

@@ -1,22 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import pg from 'pg';
-import { configMap, createNamespace, type Api } from '../helpers/fixtures.ts';
+import { configMap } from '../helpers/fixtures.ts';
 import { client, type Reply } from '../helpers/http.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { serveFile } from '../helpers/server.ts';
 
-let srv: TestServer;
-let api: Api;
-let ns: string;
 let cms: string;
-before(async () => {
-  srv = await startTestServer();
-  api = client(srv.url, srv.adminAgent);
-  ns = await createNamespace(api);
-  cms = `/api/v1/namespaces/${ns}/configmaps`;
-});
-after(async () => {
-  await srv.stop();
+const t = serveFile([], async () => {
+  cms = `/api/v1/namespaces/${t.ns}/configmaps`;
 });
 
 /** Bodies that carry values PostgreSQL's jsonb refuses as they are: an escaped lone surrogate, an escaped NUL. */
@@ -32,7 +23,7 @@ test('bad values sent beside good writes fail alone: every well-formed create in
   // land in the same batches as good ones.
   const goodClients = Array.from({ length: 16 }, async (_, c) => {
     for (let i = 0; i < 20; i++) {
-      const reply = api.post(cms, configMap(`good-${c}-${i}`, { k: 'v' }));
+      const reply = t.api.post(cms, configMap(`good-${c}-${i}`, { k: 'v' }));
       good.push(reply);
       await reply;
     }
@@ -41,7 +32,7 @@ test('bad values sent beside good writes fail alone: every well-formed create in
     (async () => {
       for (let i = 0; i < 15; i++) {
         const name = `surrogate-json-${i}`;
-        const reply = api.post(cms, surrogateJson(name));
+        const reply = t.api.post(cms, surrogateJson(name));
         surrogates.push({ name, reply, stored: '\ufffd' });
         await reply;
       }
@@ -49,14 +40,14 @@ test('bad values sent beside good writes fail alone: every well-formed create in
     (async () => {
       for (let i = 0; i < 15; i++) {
         // Go's YAML scanner refuses a surrogate escape outright (400), unlike its JSON decoder.
-        const reply = api.post(cms, surrogateYaml(`surrogate-yaml-${i}`), { 'Content-Type': 'application/yaml' });
+        const reply = t.api.post(cms, surrogateYaml(`surrogate-yaml-${i}`), { 'Content-Type': 'application/yaml' });
         refused.push(reply);
         await reply;
       }
     })(),
     (async () => {
       for (let i = 0; i < 15; i++) {
-        const reply = api.post(cms, nulJson(`nul-${i}`));
+        const reply = t.api.post(cms, nulJson(`nul-${i}`));
         refused.push(reply);
         await reply;
       }
@@ -71,7 +62,7 @@ test('bad values sent beside good writes fail alone: every well-formed create in
     const reply = await s.reply;
     assert.equal(reply.status, 201, `${s.name}: ${reply.text}`);
     assert.equal(reply.json.data.k, s.stored, s.name);
-    const read = await api.get(`${cms}/${s.name}`);
+    const read = await t.api.get(`${cms}/${s.name}`);
     assert.equal(read.json.data.k, s.stored, s.name);
   }
   for (const reply of await Promise.all(refused)) {
@@ -80,12 +71,12 @@ test('bad values sent beside good writes fail alone: every well-formed create in
   }
 
   // Nothing twice, nothing lost: one object and one history row per 201.
-  const list = await api.get(cms);
+  const list = await t.api.get(cms);
   assert.equal(list.json.items.length, 16 * 20 + 15);
-  const db = new pg.Client({ connectionString: srv.db.url });
+  const db = new pg.Client({ connectionString: t.srv.db.url });
   await db.connect();
   try {
-    const history = await db.query(`select name, count(*)::int as n from history where namespace = $1 group by name`, [ns]);
+    const history = await db.query(`select name, count(*)::int as n from history where namespace = $1 group by name`, [t.ns]);
     assert.equal(history.rows.length, 16 * 20 + 15);
     assert.deepEqual(history.rows.filter((r) => r.n !== 1), [], 'each write recorded once');
   } finally {

@@ -1,22 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { type Api } from '../helpers/fixtures.ts';
+import { after, test } from 'node:test';
 import { client } from '../helpers/http.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { serveFile, startTestServer } from '../helpers/server.ts';
 
-let srv: TestServer;
-let anon: Api;
-before(async () => {
-  srv = await startTestServer();
-  anon = client(srv.url, srv.anonymousAgent);
-});
-after(async () => {
-  await srv.stop();
-});
+const t = serveFile();
 
 for (const endpoint of ['livez', 'readyz', 'healthz']) {
   test(`/${endpoint} answers ok in plain text, to anyone`, async () => {
-    const res = await anon.get(`/${endpoint}`);
+    const res = await t.anon.get(`/${endpoint}`);
     assert.equal(res.status, 200);
     assert.equal(res.text, 'ok');
     assert.equal(res.headers['content-type'], 'text/plain; charset=utf-8');
@@ -24,7 +15,7 @@ for (const endpoint of ['livez', 'readyz', 'healthz']) {
   });
 
   test(`/${endpoint}?verbose lists every check`, async () => {
-    const res = await anon.get(`/${endpoint}?verbose`);
+    const res = await t.anon.get(`/${endpoint}?verbose`);
     assert.equal(res.status, 200);
     const lines = res.text.trimEnd().split('\n');
     assert.equal(lines[0], '[+]ping ok');
@@ -34,28 +25,28 @@ for (const endpoint of ['livez', 'readyz', 'healthz']) {
 }
 
 test('/readyz lists the shutdown check', async () => {
-  const res = await anon.get('/readyz?verbose');
+  const res = await t.anon.get('/readyz?verbose');
   assert.ok(res.text.includes('[+]shutdown ok\n'));
 });
 
 test('exclude skips a check and says so; verbose and exclude combine', async () => {
-  const res = await anon.get('/readyz?verbose&exclude=postgres');
+  const res = await t.anon.get('/readyz?verbose&exclude=postgres');
   assert.equal(res.status, 200);
   assert.ok(res.text.includes('[+]postgres excluded: ok\n'), res.text);
   assert.ok(!res.text.includes('[+]postgres ok'));
-  const quiet = await anon.get('/readyz?exclude=postgres');
+  const quiet = await t.anon.get('/readyz?exclude=postgres');
   assert.equal(quiet.text, 'ok');
 });
 
 test('excluding an unknown check warns in the verbose listing', async () => {
-  const res = await anon.get('/livez?verbose&exclude=nope');
+  const res = await t.anon.get('/livez?verbose&exclude=nope');
   assert.equal(res.status, 200);
   assert.ok(res.text.includes('warn: some health checks cannot be excluded: no matches for "nope"\n'), res.text);
 });
 
 test('one check by path', async () => {
   for (const path of ['/readyz/postgres', '/livez/ping', '/healthz/log', '/readyz/poststarthook/bootstrap-namespaces']) {
-    const res = await anon.get(path);
+    const res = await t.anon.get(path);
     assert.equal(res.status, 200, path);
     assert.equal(res.text, 'ok');
   }
@@ -63,7 +54,7 @@ test('one check by path', async () => {
 
 test('an unknown check is 404', async () => {
   for (const path of ['/readyz/nope', '/livez/etcd-of-course-not', '/healthz/x']) {
-    const res = await anon.get(path);
+    const res = await t.anon.get(path);
     assert.equal(res.status, 404, path);
   }
 });

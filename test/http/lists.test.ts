@@ -1,26 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { assertStatus, configMap, create, createNamespace, secret, type Api } from '../helpers/fixtures.ts';
-import { client } from '../helpers/http.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { assertStatus, configMap, create, createNamespace, secret } from '../helpers/fixtures.ts';
+import { serveFile } from '../helpers/server.ts';
 
-let srv: TestServer;
-let api: Api;
-before(async () => {
-  srv = await startTestServer();
-  api = client(srv.url, srv.adminAgent);
-});
-after(async () => {
-  await srv.stop();
-});
+const t = serveFile();
 
 const names = (res: { json: any }) => res.json.items.map((i: any) => i.metadata.name);
 
 /** A namespace holding configmaps `cm-0` … `cm-<n-1>`; returns its configmaps path. */
 async function filled(n: number, labels: (i: number) => Record<string, string> = () => ({})): Promise<string> {
-  const space = await createNamespace(api);
+  const space = await createNamespace(t.api);
   const path = `/api/v1/namespaces/${space}/configmaps`;
-  for (let i = 0; i < n; i++) await create(api, path, configMap(`cm-${i}`, { i: String(i) }, { labels: labels(i) }));
+  for (let i = 0; i < n; i++) await create(t.api, path, configMap(`cm-${i}`, { i: String(i) }, { labels: labels(i) }));
   return path;
 }
 
@@ -31,7 +22,7 @@ describe('chunked lists', () => {
     let token = '';
     let pages = 0;
     do {
-      const res = await api.get(`${path}?limit=2${token ? `&continue=${encodeURIComponent(token)}` : ''}`);
+      const res = await t.api.get(`${path}?limit=2${token ? `&continue=${encodeURIComponent(token)}` : ''}`);
       assert.equal(res.status, 200, res.text);
       seen.push(...names(res));
       token = res.json.metadata.continue ?? '';
@@ -43,113 +34,113 @@ describe('chunked lists', () => {
 
   test('every page shows the snapshot of the first, even when objects change in between', async () => {
     const path = await filled(4);
-    const first = await api.get(`${path}?limit=2`);
+    const first = await t.api.get(`${path}?limit=2`);
     const version = first.json.metadata.resourceVersion;
     // Change the rest of the list after the first page was read.
-    const cm2 = (await api.get(`${path}/cm-2`)).json;
-    assert.equal((await api.put(`${path}/cm-2`, { ...cm2, data: { i: 'changed' } })).status, 200);
-    assert.equal((await api.delete(`${path}/cm-3`)).status, 200);
-    await create(api, path, configMap('cm-9'));
+    const cm2 = (await t.api.get(`${path}/cm-2`)).json;
+    assert.equal((await t.api.put(`${path}/cm-2`, { ...cm2, data: { i: 'changed' } })).status, 200);
+    assert.equal((await t.api.delete(`${path}/cm-3`)).status, 200);
+    await create(t.api, path, configMap('cm-9'));
 
-    const second = await api.get(`${path}?limit=2&continue=${encodeURIComponent(first.json.metadata.continue)}`);
+    const second = await t.api.get(`${path}?limit=2&continue=${encodeURIComponent(first.json.metadata.continue)}`);
     assert.equal(second.status, 200, second.text);
     assert.equal(second.json.metadata.resourceVersion, version);
     assert.deepEqual(names(second), ['cm-2', 'cm-3']);
     assert.deepEqual(second.json.items[0].data, { i: '2' });
     assert.equal(second.json.metadata.continue, undefined);
 
-    const fresh = await api.get(path);
+    const fresh = await t.api.get(path);
     assert.deepEqual(names(fresh), ['cm-0', 'cm-1', 'cm-2', 'cm-9']);
     assert.deepEqual(fresh.json.items[2].data, { i: 'changed' });
   });
 
   test('remainingItemCount is set on pages that are not the last', async () => {
     const path = await filled(5);
-    const first = await api.get(`${path}?limit=2`);
+    const first = await t.api.get(`${path}?limit=2`);
     assert.equal(first.json.metadata.remainingItemCount, 3);
-    const second = await api.get(`${path}?limit=2&continue=${encodeURIComponent(first.json.metadata.continue)}`);
+    const second = await t.api.get(`${path}?limit=2&continue=${encodeURIComponent(first.json.metadata.continue)}`);
     assert.equal(second.json.metadata.remainingItemCount, 1);
-    const last = await api.get(`${path}?limit=2&continue=${encodeURIComponent(second.json.metadata.continue)}`);
+    const last = await t.api.get(`${path}?limit=2&continue=${encodeURIComponent(second.json.metadata.continue)}`);
     assert.deepEqual(names(last), ['cm-4']);
     assert.equal(last.json.metadata.remainingItemCount, undefined);
     assert.equal(last.json.metadata.continue, undefined);
-    const whole = await api.get(`${path}?limit=10`);
+    const whole = await t.api.get(`${path}?limit=10`);
     assert.equal(whole.json.metadata.remainingItemCount, undefined);
     assert.equal(whole.json.metadata.continue, undefined);
   });
 
   test('remainingItemCount is left out when a selector is used', async () => {
     const path = await filled(5, () => ({ all: 'yes' }));
-    const byLabel = await api.get(`${path}?limit=2&labelSelector=all%3Dyes`);
+    const byLabel = await t.api.get(`${path}?limit=2&labelSelector=all%3Dyes`);
     assert.deepEqual(names(byLabel), ['cm-0', 'cm-1']);
     assert.ok(byLabel.json.metadata.continue);
     assert.equal(byLabel.json.metadata.remainingItemCount, undefined);
-    const byField = await api.get(`${path}?limit=2&fieldSelector=metadata.name!%3Dcm-0`);
+    const byField = await t.api.get(`${path}?limit=2&fieldSelector=metadata.name!%3Dcm-0`);
     assert.deepEqual(names(byField), ['cm-1', 'cm-2']);
     assert.equal(byField.json.metadata.remainingItemCount, undefined);
   });
 
   test('limit=0 means no limit', async () => {
     const path = await filled(3);
-    const res = await api.get(`${path}?limit=0`);
+    const res = await t.api.get(`${path}?limit=0`);
     assert.deepEqual(names(res), ['cm-0', 'cm-1', 'cm-2']);
     assert.equal(res.json.metadata.continue, undefined);
   });
 
   test('a continue token that cannot be decoded is a 400', async () => {
     const path = await filled(1);
-    assertStatus(await api.get(`${path}?continue=not-a-token`), 400, 'BadRequest', /^invalid continue token: continue key is not valid: /);
+    assertStatus(await t.api.get(`${path}?continue=not-a-token`), 400, 'BadRequest', /^invalid continue token: continue key is not valid: /);
   });
 });
 
 describe('resourceVersion and resourceVersionMatch', () => {
   async function snapshot(): Promise<{ path: string; old: string }> {
     const path = await filled(2);
-    const old = (await api.get(path)).json.metadata.resourceVersion;
-    await create(api, path, configMap('cm-later'));
+    const old = (await t.api.get(path)).json.metadata.resourceVersion;
+    await create(t.api, path, configMap('cm-later'));
     return { path, old };
   }
 
   test('unset and 0 read the latest state', async () => {
     const { path } = await snapshot();
-    assert.deepEqual(names(await api.get(path)), ['cm-0', 'cm-1', 'cm-later']);
-    assert.deepEqual(names(await api.get(`${path}?resourceVersion=0`)), ['cm-0', 'cm-1', 'cm-later']);
-    assert.deepEqual(names(await api.get(`${path}?resourceVersion=0&resourceVersionMatch=NotOlderThan`)), ['cm-0', 'cm-1', 'cm-later']);
+    assert.deepEqual(names(await t.api.get(path)), ['cm-0', 'cm-1', 'cm-later']);
+    assert.deepEqual(names(await t.api.get(`${path}?resourceVersion=0`)), ['cm-0', 'cm-1', 'cm-later']);
+    assert.deepEqual(names(await t.api.get(`${path}?resourceVersion=0&resourceVersionMatch=NotOlderThan`)), ['cm-0', 'cm-1', 'cm-later']);
   });
 
   test('a version without limit is NotOlderThan: at least that new', async () => {
     const { path, old } = await snapshot();
-    const res = await api.get(`${path}?resourceVersion=${old}`);
+    const res = await t.api.get(`${path}?resourceVersion=${old}`);
     assert.deepEqual(names(res), ['cm-0', 'cm-1', 'cm-later']);
     assert.ok(Number(res.json.metadata.resourceVersion) > Number(old));
-    const explicit = await api.get(`${path}?resourceVersion=${old}&resourceVersionMatch=NotOlderThan`);
+    const explicit = await t.api.get(`${path}?resourceVersion=${old}&resourceVersionMatch=NotOlderThan`);
     assert.deepEqual(names(explicit), ['cm-0', 'cm-1', 'cm-later']);
   });
 
   test('a version with limit, and Exact, read the state at that version', async () => {
     const { path, old } = await snapshot();
-    const paged = await api.get(`${path}?resourceVersion=${old}&limit=10`);
+    const paged = await t.api.get(`${path}?resourceVersion=${old}&limit=10`);
     assert.deepEqual(names(paged), ['cm-0', 'cm-1']);
     assert.equal(paged.json.metadata.resourceVersion, old);
-    const exact = await api.get(`${path}?resourceVersion=${old}&resourceVersionMatch=Exact`);
+    const exact = await t.api.get(`${path}?resourceVersion=${old}&resourceVersionMatch=Exact`);
     assert.deepEqual(names(exact), ['cm-0', 'cm-1']);
     assert.equal(exact.json.metadata.resourceVersion, old);
   });
 
   test('continue with resourceVersion 0 is treated as the token alone', async () => {
     const path = await filled(3);
-    const first = await api.get(`${path}?limit=2`);
-    const res = await api.get(`${path}?limit=2&resourceVersion=0&continue=${encodeURIComponent(first.json.metadata.continue)}`);
+    const first = await t.api.get(`${path}?limit=2`);
+    const res = await t.api.get(`${path}?limit=2&resourceVersion=0&continue=${encodeURIComponent(first.json.metadata.continue)}`);
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(names(res), ['cm-2']);
   });
 
   test('continue with a non-zero resourceVersion is 400', async () => {
     const path = await filled(3);
-    const first = await api.get(`${path}?limit=2`);
+    const first = await t.api.get(`${path}?limit=2`);
     const rv = first.json.metadata.resourceVersion;
     assertStatus(
-      await api.get(`${path}?limit=2&resourceVersion=${rv}&continue=${encodeURIComponent(first.json.metadata.continue)}`),
+      await t.api.get(`${path}?limit=2&resourceVersion=${rv}&continue=${encodeURIComponent(first.json.metadata.continue)}`),
       400,
       'BadRequest',
       'specifying resource version is not allowed when using continue',
@@ -166,7 +157,7 @@ describe('resourceVersion and resourceVersionMatch', () => {
     ['sendInitialEvents=true', invalid('sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list')],
   ] as const) {
     test(`invalid ListOptions are 422: ${query}`, async () => {
-      const s = assertStatus(await api.get(`/api/v1/namespaces/default/configmaps?${query}`), 422, 'Invalid', message);
+      const s = assertStatus(await t.api.get(`/api/v1/namespaces/default/configmaps?${query}`), 422, 'Invalid', message);
       assert.equal(s.details.kind, 'ListOptions');
       assert.equal(s.details.group, 'meta.k8s.io');
     });
@@ -174,9 +165,9 @@ describe('resourceVersion and resourceVersionMatch', () => {
 
   test('resourceVersionMatch with a continue token is 422', async () => {
     const path = await filled(3);
-    const first = await api.get(`${path}?limit=2`);
+    const first = await t.api.get(`${path}?limit=2`);
     assertStatus(
-      await api.get(`${path}?limit=2&resourceVersion=${first.json.metadata.resourceVersion}&resourceVersionMatch=Exact&continue=${encodeURIComponent(first.json.metadata.continue)}`),
+      await t.api.get(`${path}?limit=2&resourceVersion=${first.json.metadata.resourceVersion}&resourceVersionMatch=Exact&continue=${encodeURIComponent(first.json.metadata.continue)}`),
       422,
       'Invalid',
       /resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided/,
@@ -184,16 +175,16 @@ describe('resourceVersion and resourceVersionMatch', () => {
   });
 
   test('a version from the future is a 504 Timeout once the wait gives up', async () => {
-    const res = await api.get('/api/v1/namespaces/default/configmaps?resourceVersion=999999999&resourceVersionMatch=NotOlderThan');
+    const res = await t.api.get('/api/v1/namespaces/default/configmaps?resourceVersion=999999999&resourceVersionMatch=NotOlderThan');
     const s = assertStatus(res, 504, 'Timeout', /^Timeout: Too large resource version: 999999999, current: \d+$/);
     assert.deepEqual(s.details, { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 });
   });
 
   test('get with resourceVersion 0 or a reached version reads the object', async () => {
     const path = await filled(1);
-    const cm = (await api.get(`${path}/cm-0`)).json;
-    assert.equal((await api.get(`${path}/cm-0?resourceVersion=0`)).status, 200);
-    const res = await api.get(`${path}/cm-0?resourceVersion=${cm.metadata.resourceVersion}`);
+    const cm = (await t.api.get(`${path}/cm-0`)).json;
+    assert.equal((await t.api.get(`${path}/cm-0?resourceVersion=0`)).status, 200);
+    const res = await t.api.get(`${path}/cm-0?resourceVersion=${cm.metadata.resourceVersion}`);
     assert.equal(res.status, 200);
     assert.deepEqual(res.json.metadata, cm.metadata);
   });
@@ -221,49 +212,49 @@ describe('selectors', () => {
     ['tier in ()', []],
   ] as const) {
     test(`label selector ${selector}`, async () => {
-      const res = await api.get(`${path}?labelSelector=${encodeURIComponent(selector)}`);
+      const res = await t.api.get(`${path}?labelSelector=${encodeURIComponent(selector)}`);
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(names(res), expected);
     });
   }
 
   test('field selectors on metadata.name and metadata.namespace', async () => {
-    assert.deepEqual(names(await api.get(`${path}?fieldSelector=metadata.name%3Dcm-2`)), ['cm-2']);
-    assert.deepEqual(names(await api.get(`${path}?fieldSelector=metadata.name!%3Dcm-2`)), ['cm-0', 'cm-1', 'cm-3']);
+    assert.deepEqual(names(await t.api.get(`${path}?fieldSelector=metadata.name%3Dcm-2`)), ['cm-2']);
+    assert.deepEqual(names(await t.api.get(`${path}?fieldSelector=metadata.name!%3Dcm-2`)), ['cm-0', 'cm-1', 'cm-3']);
     const space = path.split('/')[4];
-    const all = await api.get(`/api/v1/configmaps?fieldSelector=metadata.namespace%3D${space},metadata.name%3Dcm-1`);
+    const all = await t.api.get(`/api/v1/configmaps?fieldSelector=metadata.namespace%3D${space},metadata.name%3Dcm-1`);
     assert.deepEqual(all.json.items.map((i: any) => `${i.metadata.namespace}/${i.metadata.name}`), [`${space}/cm-1`]);
   });
 
   test('secrets select on type', async () => {
-    const space = await createNamespace(api);
+    const space = await createNamespace(t.api);
     const secrets = `/api/v1/namespaces/${space}/secrets`;
-    await create(api, secrets, secret('opaque', { stringData: { a: 'b' } }));
-    await create(api, secrets, secret('basic', { type: 'kubernetes.io/basic-auth', stringData: { username: 'u' } }));
-    assert.deepEqual(names(await api.get(`${secrets}?fieldSelector=type%3Dkubernetes.io/basic-auth`)), ['basic']);
-    assert.deepEqual(names(await api.get(`${secrets}?fieldSelector=type%3DOpaque`)), ['opaque']);
-    assert.deepEqual(names(await api.get(`${secrets}?fieldSelector=type!%3DOpaque`)), ['basic']);
+    await create(t.api, secrets, secret('opaque', { stringData: { a: 'b' } }));
+    await create(t.api, secrets, secret('basic', { type: 'kubernetes.io/basic-auth', stringData: { username: 'u' } }));
+    assert.deepEqual(names(await t.api.get(`${secrets}?fieldSelector=type%3Dkubernetes.io/basic-auth`)), ['basic']);
+    assert.deepEqual(names(await t.api.get(`${secrets}?fieldSelector=type%3DOpaque`)), ['opaque']);
+    assert.deepEqual(names(await t.api.get(`${secrets}?fieldSelector=type!%3DOpaque`)), ['basic']);
   });
 
   test('namespaces select on status.phase', async () => {
-    const active = await api.get('/api/v1/namespaces?fieldSelector=status.phase%3DActive');
+    const active = await t.api.get('/api/v1/namespaces?fieldSelector=status.phase%3DActive');
     assert.ok(names(active).includes('default'));
-    const terminating = await api.get('/api/v1/namespaces?fieldSelector=status.phase%3DTerminating');
+    const terminating = await t.api.get('/api/v1/namespaces?fieldSelector=status.phase%3DTerminating');
     assert.ok(!names(terminating).includes('default'));
   });
 
   test('a field the kind cannot be selected on is 400', async () => {
-    assertStatus(await api.get(`${path}?fieldSelector=type%3DOpaque`), 400, 'BadRequest', 'field label not supported: type');
-    assertStatus(await api.get(`${path}?fieldSelector=spec.nope%3D1`), 400, 'BadRequest', 'field label not supported: spec.nope');
+    assertStatus(await t.api.get(`${path}?fieldSelector=type%3DOpaque`), 400, 'BadRequest', 'field label not supported: type');
+    assertStatus(await t.api.get(`${path}?fieldSelector=spec.nope%3D1`), 400, 'BadRequest', 'field label not supported: spec.nope');
   });
 
   for (const bad of ['tier in (web', 'tier notin', '=web', 'tier=web=x', 'Bad Key=x']) {
     test(`a malformed label selector is 400: ${bad}`, async () => {
-      assertStatus(await api.get(`${path}?labelSelector=${encodeURIComponent(bad)}`), 400, 'BadRequest');
+      assertStatus(await t.api.get(`${path}?labelSelector=${encodeURIComponent(bad)}`), 400, 'BadRequest');
     });
   }
 
   test('a malformed field selector is 400', async () => {
-    assertStatus(await api.get(`${path}?fieldSelector=metadata.name`), 400, 'BadRequest', "invalid selector: 'metadata.name'; can't understand 'metadata.name'");
+    assertStatus(await t.api.get(`${path}?fieldSelector=metadata.name`), 400, 'BadRequest', "invalid selector: 'metadata.name'; can't understand 'metadata.name'");
   });
 });

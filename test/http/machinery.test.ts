@@ -1,23 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { statusSubresource } from '../../src/registry/subresources.ts';
-import { assertStatus, configMap, createNamespace, type Api } from '../helpers/fixtures.ts';
-import { client, type Reply } from '../helpers/http.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { assertStatus, configMap } from '../helpers/fixtures.ts';
+import { type Reply } from '../helpers/http.ts';
+import { serveFile } from '../helpers/server.ts';
 import { gadgetKind } from '../helpers/test-kinds.ts';
 import { openWatch, type WatchEvent } from '../helpers/watch-stream.ts';
 
-let srv: TestServer;
-let api: Api;
-let ns: string;
-before(async () => {
-  srv = await startTestServer();
-  api = client(srv.url, srv.adminAgent);
-  ns = await createNamespace(api);
-});
-after(async () => {
-  await srv.stop();
-});
+const t = serveFile();
 
 function warnings(res: Reply): string[] {
   const raw = res.headers.warning;
@@ -27,8 +17,8 @@ function warnings(res: Reply): string[] {
 describe('immortal namespaces', () => {
   for (const name of ['default', 'kube-system', 'kube-public']) {
     test(`DELETE /api/v1/namespaces/${name} is refused`, async () => {
-      assertStatus(await api.delete(`/api/v1/namespaces/${name}`), 403, 'Forbidden', `namespaces "${name}" is forbidden: this namespace may not be deleted`);
-      const still = await api.get(`/api/v1/namespaces/${name}`);
+      assertStatus(await t.api.delete(`/api/v1/namespaces/${name}`), 403, 'Forbidden', `namespaces "${name}" is forbidden: this namespace may not be deleted`);
+      const still = await t.api.get(`/api/v1/namespaces/${name}`);
       assert.equal(still.status, 200);
       assert.equal(still.json.status.phase, 'Active');
     });
@@ -37,19 +27,19 @@ describe('immortal namespaces', () => {
 
 describe('the legacy watch path of one object', () => {
   test('/api/v1/watch/namespaces/<ns>/configmaps/<name> streams that object only', async () => {
-    for (const name of ['watched', 'other']) assert.equal((await api.post(`/api/v1/namespaces/${ns}/configmaps`, configMap(name))).status, 201);
+    for (const name of ['watched', 'other']) assert.equal((await t.api.post(`/api/v1/namespaces/${t.ns}/configmaps`, configMap(name))).status, 201);
     const events: WatchEvent[] = [];
-    const watch = openWatch(srv.url, `/api/v1/watch/namespaces/${ns}/configmaps/watched?timeoutSeconds=2`, srv.adminAgent, (ev) => events.push(ev));
+    const watch = openWatch(t.srv.url, `/api/v1/watch/namespaces/${t.ns}/configmaps/watched?timeoutSeconds=2`, t.srv.adminAgent, (ev) => events.push(ev));
     await new Promise((r) => setTimeout(r, 300));
-    await api.put(`/api/v1/namespaces/${ns}/configmaps/other`, { ...configMap('other', { x: '1' }) });
-    await api.put(`/api/v1/namespaces/${ns}/configmaps/watched`, { ...configMap('watched', { x: '1' }) });
+    await t.api.put(`/api/v1/namespaces/${t.ns}/configmaps/other`, { ...configMap('other', { x: '1' }) });
+    await t.api.put(`/api/v1/namespaces/${t.ns}/configmaps/watched`, { ...configMap('watched', { x: '1' }) });
     await watch.done;
     assert.deepEqual(events.map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED watched', 'MODIFIED watched']);
   });
 
   test('a field selector naming another object is a 400', async () => {
     assertStatus(
-      await api.get(`/api/v1/watch/namespaces/${ns}/configmaps/watched?fieldSelector=metadata.name%3Dother`),
+      await t.api.get(`/api/v1/watch/namespaces/${t.ns}/configmaps/watched?fieldSelector=metadata.name%3Dother`),
       400,
       'BadRequest',
       "fieldSelector metadata.name doesn't match requested name",
@@ -63,43 +53,43 @@ describe('a kind added while the server runs', () => {
     subresources: [statusSubresource()],
     strategy: { warningsOnCreate: () => ['gadgets are for tests'] },
   });
-  const path = () => `/apis/test.example.com/v1/namespaces/${ns}/gadgets`;
+  const path = () => `/apis/test.example.com/v1/namespaces/${t.ns}/gadgets`;
 
   test('is served, discovered and described from the moment it is added, and gone once removed', async () => {
-    assertStatus(await api.get(path()), 404, 'NotFound');
-    assert.equal((await api.get('/apis/test.example.com/v1')).status, 404);
-    const openapiBefore = (await api.get('/openapi/v3')).json;
+    assertStatus(await t.api.get(path()), 404, 'NotFound');
+    assert.equal((await t.api.get('/apis/test.example.com/v1')).status, 404);
+    const openapiBefore = (await t.api.get('/openapi/v3')).json;
     assert.equal(openapiBefore.paths['apis/test.example.com/v1'], undefined);
 
-    srv.server.surface.add(gadgets);
+    t.srv.server.surface.add(gadgets);
     try {
-      const discovery = await api.get('/apis/test.example.com/v1');
+      const discovery = await t.api.get('/apis/test.example.com/v1');
       assert.equal(discovery.status, 200);
       assert.deepEqual(discovery.json.resources.map((r: { name: string; verbs: string[] }) => `${r.name}:${r.verbs.join(',')}`), [
         'gadgets:create,delete,deletecollection,get,list,patch,update,watch',
         'gadgets/status:get,patch,update',
       ]);
-      const aggregated = await api.get('/apis', { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' });
+      const aggregated = await t.api.get('/apis', { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' });
       assert.ok(aggregated.json.items.some((g: { metadata: { name: string } }) => g.metadata.name === 'test.example.com'));
-      assert.ok((await api.get('/openapi/v3')).json.paths['apis/test.example.com/v1']);
+      assert.ok((await t.api.get('/openapi/v3')).json.paths['apis/test.example.com/v1']);
 
-      const created = await api.post(path(), { apiVersion: 'test.example.com/v1', kind: 'Gadget', metadata: { name: 'g1' } });
+      const created = await t.api.post(path(), { apiVersion: 'test.example.com/v1', kind: 'Gadget', metadata: { name: 'g1' } });
       assert.equal(created.status, 201, created.text);
       // The kind's warning hook reaches the Warning header.
       assert.deepEqual(warnings(created), ['299 - "gadgets are for tests"']);
       // Subresources serve the verbs they declare only.
-      assertStatus(await api.delete(`${path()}/g1/status`), 405, 'MethodNotAllowed');
-      assertStatus(await api.get(`${path()}/g1/scale`), 404, 'NotFound');
+      assertStatus(await t.api.delete(`${path()}/g1/status`), 405, 'MethodNotAllowed');
+      assertStatus(await t.api.get(`${path()}/g1/scale`), 404, 'NotFound');
       // This kind answers a delete with the deleted object.
-      const deleted = await api.delete(`${path()}/g1`);
+      const deleted = await t.api.delete(`${path()}/g1`);
       assert.equal(deleted.status, 200, deleted.text);
       assert.equal(deleted.json.kind, 'Gadget');
       assert.equal(deleted.json.metadata.name, 'g1');
     } finally {
-      assert.equal(srv.server.surface.remove('test.example.com', 'v1', 'gadgets'), true);
+      assert.equal(t.srv.server.surface.remove('test.example.com', 'v1', 'gadgets'), true);
     }
-    assertStatus(await api.get(path()), 404, 'NotFound');
-    assert.equal((await api.get('/apis/test.example.com/v1')).status, 404);
-    assert.equal((await api.get('/openapi/v3')).json.paths['apis/test.example.com/v1'], undefined);
+    assertStatus(await t.api.get(path()), 404, 'NotFound');
+    assert.equal((await t.api.get('/apis/test.example.com/v1')).status, 404);
+    assert.equal((await t.api.get('/openapi/v3')).json.paths['apis/test.example.com/v1'], undefined);
   });
 });

@@ -1,19 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { configMap, createNamespace, type Api } from '../helpers/fixtures.ts';
+import { before, test } from 'node:test';
+import { configMap, createNamespace } from '../helpers/fixtures.ts';
 import { client, type Reply } from '../helpers/http.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { serveFile } from '../helpers/server.ts';
 
-let srv: TestServer;
-let api: Api;
 let base: string;
-before(async () => {
-  srv = await startTestServer();
-  api = client(srv.url, srv.adminAgent);
-  base = `/api/v1/namespaces/${await createNamespace(api)}/configmaps`;
-});
-after(async () => {
-  await srv.stop();
+const t = serveFile([], async () => {
+  base = `/api/v1/namespaces/${await createNamespace(t.api)}/configmaps`;
 });
 
 /** The Warning header values as the client received them, read back as the UTF-8 text the server sent. */
@@ -24,26 +17,26 @@ function warnings(res: Reply): string[] {
 }
 
 test('an unknown field named outside Latin-1 is created once, answered 201 with a UTF-8 warning', async () => {
-  const res = await api.post(base, '{"metadata":{"name":"w1"},"€":1,"日本":2}');
+  const res = await t.api.post(base, '{"metadata":{"name":"w1"},"€":1,"日本":2}');
   assert.equal(res.status, 201, res.text);
   assert.deepEqual(warnings(res), ['299 - "unknown field \\"€\\""', '299 - "unknown field \\"日本\\""']);
-  const again = await api.get(`${base}/w1`);
+  const again = await t.api.get(`${base}/w1`);
   assert.equal(again.status, 200);
 });
 
 test('an update and a patch with a non-Latin-1 unknown field answer 200 with the warning', async () => {
-  const created = await api.post(base, configMap('w2'));
+  const created = await t.api.post(base, configMap('w2'));
   assert.equal(created.status, 201, created.text);
-  const put = await api.put(`${base}/w2`, JSON.stringify({ ...created.json, 'ключ': 'x' }));
+  const put = await t.api.put(`${base}/w2`, JSON.stringify({ ...created.json, 'ключ': 'x' }));
   assert.equal(put.status, 200, put.text);
   assert.deepEqual(warnings(put), ['299 - "unknown field \\"ключ\\""']);
-  const patched = await api.patch(`${base}/w2`, '{"data":{"a":"1"},"😀":true}', 'application/merge-patch+json');
+  const patched = await t.api.patch(`${base}/w2`, '{"data":{"a":"1"},"😀":true}', 'application/merge-patch+json');
   assert.equal(patched.status, 200, patched.text);
   assert.deepEqual(warnings(patched), ['299 - "unknown field \\"😀\\""']);
 });
 
 test('a field name with control characters is quoted as Go quotes it, and the write succeeds', async () => {
-  const res = await api.post(base, '{"metadata":{"name":"w3"},"a\\u0007b\\nc\\"d":1}');
+  const res = await t.api.post(base, '{"metadata":{"name":"w3"},"a\\u0007b\\nc\\"d":1}');
   assert.equal(res.status, 201, res.text);
   assert.deepEqual(warnings(res), ['299 - "unknown field \\"a\\\\ab\\\\nc\\\\\\"d\\""']);
 });
@@ -51,7 +44,7 @@ test('a field name with control characters is quoted as Go quotes it, and the wr
 test('warnings past 4,096 characters in all are cut to 256 characters each, and the write succeeds', async () => {
   const body: Record<string, unknown> = { metadata: { name: 'w4' } };
   for (let i = 0; i < 20; i++) body[`${String(i).padStart(2, '0')}${'é'.repeat(300)}`] = i;
-  const res = await api.post(base, JSON.stringify(body));
+  const res = await t.api.post(base, JSON.stringify(body));
   assert.equal(res.status, 201, res.text);
   const list = warnings(res);
   // 12 fit whole; the 13th passes 4,096, so all are cut to 256 and three more fit before the total is reached again.
@@ -64,8 +57,8 @@ test('warnings past 4,096 characters in all are cut to 256 characters each, and 
 });
 
 test('a write whose answer cannot be encoded as asked is refused before it is stored (406 first)', async () => {
-  const res = await api.post(base, configMap('w5'), { Accept: 'application/x-nothing' });
+  const res = await t.api.post(base, configMap('w5'), { Accept: 'application/x-nothing' });
   assert.equal(res.status, 406, res.text);
-  const get = await api.get(`${base}/w5`);
+  const get = await t.api.get(`${base}/w5`);
   assert.equal(get.status, 404);
 });

@@ -1,31 +1,21 @@
 import assert from 'node:assert/strict';
 import https from 'node:https';
 import type { TLSSocket } from 'node:tls';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import { WATCH_MAX_QUEUED_BYTES } from '../../src/http/handlers/watch.ts';
-import { configMap, createNamespace, eventually, type Api } from '../helpers/fixtures.ts';
+import { configMap, eventually } from '../helpers/fixtures.ts';
 import { client } from '../helpers/http.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { serveFile } from '../helpers/server.ts';
 import { openWatch, type WatchEvent } from '../helpers/watch-stream.ts';
 
-let srv: TestServer;
-let api: Api;
-let ns: string;
-before(async () => {
-  srv = await startTestServer();
-  api = client(srv.url, srv.adminAgent);
-  ns = await createNamespace(api);
-});
-after(async () => {
-  await srv.stop();
-});
+const t = serveFile();
 
 /** A watch whose client reads the response head and then nothing more (until told to read again). */
 function stalledWatch(path: string) {
-  const agent = new https.Agent({ ...(srv.adminAgent.options as https.AgentOptions), keepAlive: false });
+  const agent = new https.Agent({ ...(t.srv.adminAgent.options as https.AgentOptions), keepAlive: false });
   let closed = false;
   const opened = new Promise<{ localPort: number; res: import('node:http').IncomingMessage }>((resolve, reject) => {
-    const req = https.request(new URL(path, srv.url), { agent, headers: { Accept: 'application/json' } }, (res) => {
+    const req = https.request(new URL(path, t.srv.url), { agent, headers: { Accept: 'application/json' } }, (res) => {
       assert.equal(res.statusCode, 200);
       res.pause();
       res.on('error', () => undefined);
@@ -39,21 +29,21 @@ function stalledWatch(path: string) {
 }
 
 test('a watcher that stops reading is given up once it holds a few MiB: its connection is destroyed and nothing of it stays', { timeout: 60_000 }, async () => {
-  const hub = srv.server.storage.hub;
+  const hub = t.srv.server.storage.hub;
   // Counted for ConfigMaps only: the server's own controllers watch other resources, and re-watch at times.
   const configMaps = { group: '', resource: 'configmaps' };
   const watchers = () => hub.watcherCount(configMaps);
   const baseline = watchers();
   const serverSockets: TLSSocket[] = [];
   const onConnection = (s: TLSSocket) => serverSockets.push(s);
-  srv.server.httpServer.on('secureConnection', onConnection);
+  t.srv.server.httpServer.on('secureConnection', onConnection);
 
-  const path = `/api/v1/namespaces/${ns}/configmaps?watch=true`;
+  const path = `/api/v1/namespaces/${t.ns}/configmaps?watch=true`;
   const stalled = stalledWatch(path);
   const { localPort, res: stalledResponse } = await stalled.opened;
   // A client that reads the same watch throughout: the stalled one must not hurt it.
   const seen: WatchEvent[] = [];
-  const reader = openWatch(srv.url, path, srv.adminAgent, (ev) => seen.push(ev));
+  const reader = openWatch(t.srv.url, path, t.srv.adminAgent, (ev) => seen.push(ev));
   await eventually(async () => watchers() === baseline + 2, 'both watches registered');
   const serverSide = serverSockets.find((s) => s.remotePort === localPort);
   assert.ok(serverSide, 'the server side of the stalled connection');
@@ -65,7 +55,7 @@ test('a watcher that stops reading is given up once it holds a few MiB: its conn
   // One at a time, each taken by the reading client before the next: a reader that keeps up (even on
   // a busy machine, in the server's own process) is never near the bound; the stalled one passes it.
   for (let i = 0; i < count; i++) {
-    const res = await api.post(`/api/v1/namespaces/${ns}/configmaps`, configMap(`big-${i}`, { k: big }));
+    const res = await t.api.post(`/api/v1/namespaces/${t.ns}/configmaps`, configMap(`big-${i}`, { k: big }));
     assert.equal(res.status, 201, res.text);
     await eventually(async () => seen.length === i + 1, `the reading watch to get event ${i}`, 30_000);
   }
@@ -87,5 +77,5 @@ test('a watcher that stops reading is given up once it holds a few MiB: its conn
   );
   reader.abort();
   stalled.stop();
-  srv.server.httpServer.off('secureConnection', onConnection);
+  t.srv.server.httpServer.off('secureConnection', onConnection);
 });

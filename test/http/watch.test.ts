@@ -3,29 +3,19 @@ import https from 'node:https';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { decodeProtobufWatchFrames } from '../../src/codecs/protobuf/index.ts';
-import { assertStatus, configMap, create, createNamespace, type Api } from '../helpers/fixtures.ts';
-import { client } from '../helpers/http.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { assertStatus, configMap, create, createNamespace } from '../helpers/fixtures.ts';
+import { serveFile } from '../helpers/server.ts';
 import { openWatch, type WatchEvent } from '../helpers/watch-stream.ts';
 
-let srv: TestServer;
-let api: Api;
-let ns: string;
 let cms: string;
-before(async () => {
-  srv = await startTestServer(['--watch-bookmark-interval=200ms']);
-  api = client(srv.url, srv.adminAgent);
-  ns = await createNamespace(api);
-  cms = `/api/v1/namespaces/${ns}/configmaps`;
-});
-after(async () => {
-  await srv.stop();
+const t = serveFile(['--watch-bookmark-interval=200ms'], async () => {
+  cms = `/api/v1/namespaces/${t.ns}/configmaps`;
 });
 
 /** Opens a watch and collects events until `until` says enough (or the server ends the stream). */
 async function watchUntil(path: string, until: (events: WatchEvent[]) => boolean, during?: () => Promise<void>): Promise<WatchEvent[]> {
   const events: WatchEvent[] = [];
-  const w = openWatch(srv.url, path, srv.adminAgent, (ev) => {
+  const w = openWatch(t.srv.url, path, t.srv.adminAgent, (ev) => {
     events.push(ev);
     if (until(events)) w.abort();
   });
@@ -39,43 +29,43 @@ async function watchUntil(path: string, until: (events: WatchEvent[]) => boolean
 const names = (events: WatchEvent[]) => events.filter((e) => e.type !== 'BOOKMARK').map((e) => `${e.type} ${e.object.metadata.name}`);
 
 test('a watch without resourceVersion starts with the current objects as ADDED, then streams changes', async () => {
-  await create(api, cms, configMap('w-existing'));
+  await create(t.api, cms, configMap('w-existing'));
   const events = await watchUntil(`${cms}?watch=1`, (e) => e.length >= 3, async () => {
     await new Promise((r) => setTimeout(r, 200));
-    const made = await create(api, cms, configMap('w-new'));
-    await api.put(`${cms}/w-new`, { ...made, data: { a: 'b' } });
+    const made = await create(t.api, cms, configMap('w-new'));
+    await t.api.put(`${cms}/w-new`, { ...made, data: { a: 'b' } });
   });
   assert.deepEqual(names(events), ['ADDED w-existing', 'ADDED w-new', 'MODIFIED w-new']);
 });
 
 test('a watch from a resourceVersion sends only what came after it, DELETED carrying the deletion version', async () => {
-  const rv = (await api.get(cms)).json.metadata.resourceVersion;
+  const rv = (await t.api.get(cms)).json.metadata.resourceVersion;
   const events = await watchUntil(`${cms}?watch=true&resourceVersion=${rv}`, (e) => e.length >= 2, async () => {
-    await create(api, cms, configMap('w-gone'));
-    await api.delete(`${cms}/w-gone`);
+    await create(t.api, cms, configMap('w-gone'));
+    await t.api.delete(`${cms}/w-gone`);
   });
   assert.deepEqual(names(events), ['ADDED w-gone', 'DELETED w-gone']);
   assert.ok(Number(events[1].object.metadata.resourceVersion) > Number(events[0].object.metadata.resourceVersion));
 });
 
 test('watching one object by metadata.name, and a label selector, filter the stream', async () => {
-  const rv = (await api.get(cms)).json.metadata.resourceVersion;
+  const rv = (await t.api.get(cms)).json.metadata.resourceVersion;
   const one = watchUntil(`${cms}?watch=1&resourceVersion=${rv}&fieldSelector=metadata.name%3Dw-target`, (e) => e.length >= 1);
   const labelled = watchUntil(`${cms}?watch=1&resourceVersion=${rv}&labelSelector=tier%3Dweb`, (e) => e.length >= 1);
-  await create(api, cms, configMap('w-other', {}, { labels: { tier: 'db' } }));
-  await create(api, cms, configMap('w-target', {}, { labels: { tier: 'web' } }));
+  await create(t.api, cms, configMap('w-other', {}, { labels: { tier: 'db' } }));
+  await create(t.api, cms, configMap('w-target', {}, { labels: { tier: 'web' } }));
   assert.deepEqual(names(await one), ['ADDED w-target']);
   assert.deepEqual(names(await labelled), ['ADDED w-target']);
 });
 
 test('watches across all namespaces see every namespace', async () => {
-  const other = await createNamespace(api);
-  const rv = (await api.get('/api/v1/configmaps')).json.metadata.resourceVersion;
+  const other = await createNamespace(t.api);
+  const rv = (await t.api.get('/api/v1/configmaps')).json.metadata.resourceVersion;
   const events = await watchUntil(`/api/v1/configmaps?watch=1&resourceVersion=${rv}`, (e) => e.length >= 2, async () => {
-    await create(api, cms, configMap('w-here'));
-    await create(api, `/api/v1/namespaces/${other}/configmaps`, configMap('w-there'));
+    await create(t.api, cms, configMap('w-here'));
+    await create(t.api, `/api/v1/namespaces/${other}/configmaps`, configMap('w-there'));
   });
-  assert.deepEqual(events.map((e) => `${e.object.metadata.namespace}/${e.object.metadata.name}`), [`${ns}/w-here`, `${other}/w-there`]);
+  assert.deepEqual(events.map((e) => `${e.object.metadata.namespace}/${e.object.metadata.name}`), [`${t.ns}/w-here`, `${other}/w-there`]);
 });
 
 test('sendInitialEvents sends the state, then a bookmark annotated k8s.io/initial-events-end', async () => {
@@ -92,7 +82,7 @@ test('sendInitialEvents sends the state, then a bookmark annotated k8s.io/initia
 });
 
 test('allowWatchBookmarks brings periodic bookmarks with the current version', async () => {
-  const rv = (await api.get(cms)).json.metadata.resourceVersion;
+  const rv = (await t.api.get(cms)).json.metadata.resourceVersion;
   const events = await watchUntil(`${cms}?watch=1&resourceVersion=${rv}&allowWatchBookmarks=true`, (e) => e.some((x) => x.type === 'BOOKMARK'));
   const bookmark = events.find((e) => e.type === 'BOOKMARK')!;
   assert.ok(Number(bookmark.object.metadata.resourceVersion) >= Number(rv));
@@ -107,10 +97,10 @@ test('timeoutSeconds ends the stream cleanly', async () => {
 });
 
 test('a version older than the history window answers 200 and then an ERROR event with a 410 Expired Status', async () => {
-  const old = Number((await api.get(cms)).json.metadata.resourceVersion);
-  await create(api, cms, configMap('w-before-compaction-1'));
-  await create(api, cms, configMap('w-before-compaction-2'));
-  const pool = new pg.Pool({ connectionString: srv.db.url });
+  const old = Number((await t.api.get(cms)).json.metadata.resourceVersion);
+  await create(t.api, cms, configMap('w-before-compaction-1'));
+  await create(t.api, cms, configMap('w-before-compaction-2'));
+  const pool = new pg.Pool({ connectionString: t.srv.db.url });
   try {
     // What the compactor does once the window has passed: drop the rows and raise the mark.
     await pool.query(
@@ -129,20 +119,20 @@ test('a version older than the history window answers 200 and then an ERROR even
   assert.match(events[0].object.message, /too old resource version/);
 
   // The same version as a paginated list is Expired too.
-  assertStatus(await api.get(`${cms}?limit=1&resourceVersion=${old}&resourceVersionMatch=Exact`), 410, 'Expired', 'The resourceVersion for the provided list is too old.');
+  assertStatus(await t.api.get(`${cms}?limit=1&resourceVersion=${old}&resourceVersionMatch=Exact`), 410, 'Expired', 'The resourceVersion for the provided list is too old.');
 });
 
 test('watch parameters that contradict each other are refused before the stream starts', async () => {
-  assertStatus(await api.get(`${cms}?watch=1&sendInitialEvents=true`), 422, 'Invalid', /sendInitialEvents requires setting resourceVersionMatch to NotOlderThan/);
-  assertStatus(await api.get(`${cms}?watch=1&resourceVersionMatch=NotOlderThan`), 422, 'Invalid', /resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided/);
-  assertStatus(await api.get(`${cms}?watch=1&labelSelector=a%20b`), 400, 'BadRequest');
-  assertStatus(await api.get(`${cms}?watch=maybe`), 400, 'BadRequest');
+  assertStatus(await t.api.get(`${cms}?watch=1&sendInitialEvents=true`), 422, 'Invalid', /sendInitialEvents requires setting resourceVersionMatch to NotOlderThan/);
+  assertStatus(await t.api.get(`${cms}?watch=1&resourceVersionMatch=NotOlderThan`), 422, 'Invalid', /resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided/);
+  assertStatus(await t.api.get(`${cms}?watch=1&labelSelector=a%20b`), 400, 'BadRequest');
+  assertStatus(await t.api.get(`${cms}?watch=maybe`), 400, 'BadRequest');
 });
 
 /** Collects the raw bytes of a watch until `enough` says so. */
 function rawWatch(path: string, accept: string, enough: (bytes: Buffer) => boolean): Promise<{ contentType: string; bytes: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = https.request(new URL(path, srv.url), { agent: srv.adminAgent, headers: { Accept: accept } }, (res) => {
+    const req = https.request(new URL(path, t.srv.url), { agent: t.srv.adminAgent, headers: { Accept: accept } }, (res) => {
       const chunks: Buffer[] = [];
       const finish = () => {
         req.destroy();
@@ -161,14 +151,14 @@ function rawWatch(path: string, accept: string, enough: (bytes: Buffer) => boole
 }
 
 test('protobuf watches stream length-prefixed WatchEvent frames that decode to the objects', async () => {
-  const rv = (await api.get(cms)).json.metadata.resourceVersion;
+  const rv = (await t.api.get(cms)).json.metadata.resourceVersion;
   const path = `${cms}?watch=1&resourceVersion=${rv}`;
   const watching = Promise.all(
     [0, 1].map(() => rawWatch(path, 'application/vnd.kubernetes.protobuf;stream=watch', (b) => decodeProtobufWatchFrames(b).length >= 2)),
   );
   await new Promise((r) => setTimeout(r, 200));
-  const made = await create(api, cms, configMap('w-proto', { k: 'v' }));
-  await api.delete(`${cms}/w-proto`);
+  const made = await create(t.api, cms, configMap('w-proto', { k: 'v' }));
+  await t.api.delete(`${cms}/w-proto`);
   for (const { contentType, bytes } of await watching) {
     assert.equal(contentType, 'application/vnd.kubernetes.protobuf;stream=watch');
     const frames = decodeProtobufWatchFrames(bytes);
@@ -180,16 +170,16 @@ test('protobuf watches stream length-prefixed WatchEvent frames that decode to t
 });
 
 test('table watches: every watcher gets column definitions on its first event only', async () => {
-  const rv = (await api.get(cms)).json.metadata.resourceVersion;
+  const rv = (await t.api.get(cms)).json.metadata.resourceVersion;
   const accept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
   const path = `${cms}?watch=1&resourceVersion=${rv}`;
   const lines = (b: Buffer) => b.toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
   const first = rawWatch(path, accept, (b) => lines(b).length >= 2);
   await new Promise((r) => setTimeout(r, 150));
-  await create(api, cms, configMap('w-table-1'));
+  await create(t.api, cms, configMap('w-table-1'));
   const second = rawWatch(path, accept, (b) => lines(b).length >= 2);
   await new Promise((r) => setTimeout(r, 150));
-  await create(api, cms, configMap('w-table-2'));
+  await create(t.api, cms, configMap('w-table-2'));
   const [a, b] = [lines((await first).bytes), lines((await second).bytes)];
   for (const events of [a, b]) {
     assert.equal(events[0].object.kind, 'Table');

@@ -1,38 +1,28 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { assertStatus, createNamespace, lease, type Api } from '../helpers/fixtures.ts';
+import { test } from 'node:test';
+import { assertStatus, lease } from '../helpers/fixtures.ts';
 import { client } from '../helpers/http.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { serveFile } from '../helpers/server.ts';
 
-let srv: TestServer;
-let api: Api;
-let ns: string;
-before(async () => {
-  srv = await startTestServer();
-  api = client(srv.url, srv.adminAgent);
-  ns = await createNamespace(api);
-});
-after(async () => {
-  await srv.stop();
-});
+const t = serveFile();
 
 const NOT_A_MICRO_TIME = 'parsing time "not-a-time" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "not-a-time" as "2006"';
 
 test('a Lease whose renewTime is not a MicroTime is refused on create, update and patch (client-go could not decode it)', async () => {
-  const leases = `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`;
+  const leases = `/apis/coordination.k8s.io/v1/namespaces/${t.ns}/leases`;
   const bad = lease('bad');
   (bad.spec as Record<string, unknown>).renewTime = 'not-a-time';
-  assertStatus(await api.post(leases, bad), 400, 'BadRequest', `Lease in version "v1" cannot be handled as a Lease: ${NOT_A_MICRO_TIME}`);
+  assertStatus(await t.api.post(leases, bad), 400, 'BadRequest', `Lease in version "v1" cannot be handled as a Lease: ${NOT_A_MICRO_TIME}`);
 
-  const created = await api.post(leases, lease('good'));
+  const created = await t.api.post(leases, lease('good'));
   assert.equal(created.status, 201, created.text);
   const put = { ...created.json, spec: { ...created.json.spec, acquireTime: '2025-01-01T00:00:00Z' } };
-  assertStatus(await api.put(`${leases}/good`, put), 400, 'BadRequest', /cannot be handled as a Lease: parsing time "2025-01-01T00:00:00Z" as "2006-01-02T15:04:05.000000Z07:00"/);
-  const patched = await api.patch(`${leases}/good`, { spec: { renewTime: 'not-a-time' } }, 'application/merge-patch+json');
+  assertStatus(await t.api.put(`${leases}/good`, put), 400, 'BadRequest', /cannot be handled as a Lease: parsing time "2025-01-01T00:00:00Z" as "2006-01-02T15:04:05.000000Z07:00"/);
+  const patched = await t.api.patch(`${leases}/good`, { spec: { renewTime: 'not-a-time' } }, 'application/merge-patch+json');
   assert.equal(patched.status, 422, patched.text);
   assert.match(patched.json.message, /parsing time "not-a-time"/);
   // Nothing of it was stored: the list still decodes.
-  const list = await api.get(leases);
+  const list = await t.api.get(leases);
   assert.deepEqual(list.json.items.map((l: { metadata: { name: string } }) => l.metadata.name), ['good']);
 });
 
@@ -46,11 +36,11 @@ test('an events.k8s.io Event whose eventTime is not a MicroTime is refused', asy
     reportingInstance: 'i',
     action: 'Do',
     reason: 'Done',
-    regarding: { kind: 'ConfigMap', name: 'x', namespace: ns },
+    regarding: { kind: 'ConfigMap', name: 'x', namespace: t.ns },
     type: 'Normal',
   };
   assertStatus(
-    await api.post(`/apis/events.k8s.io/v1/namespaces/${ns}/events`, body),
+    await t.api.post(`/apis/events.k8s.io/v1/namespaces/${t.ns}/events`, body),
     400,
     'BadRequest',
     'Event in version "v1" cannot be handled as a Event: parsing time "yesterday" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "yesterday" as "2006"',
