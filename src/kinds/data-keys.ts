@@ -1,19 +1,10 @@
 import type { FieldError } from '../api/errors.ts';
+import { configMapKeyErrors } from '../api/validation/names.ts';
 import { canonicalJson } from '../registry/system-fields.ts';
-
-const KEY_RE = /^[-._a-zA-Z0-9]+$/;
-const KEY_MSG = "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
 
 /** The key rules ConfigMap and Secret share. */
 export function dataKeyErrors(field: string, key: string): FieldError[] {
-  const errs: FieldError[] = [];
-  const at = `${field}[${key}]`;
-  if (key.length > 253) errs.push({ type: 'FieldValueInvalid', field: at, value: key, detail: 'must be no more than 253 characters' });
-  if (!KEY_RE.test(key)) errs.push({ type: 'FieldValueInvalid', field: at, value: key, detail: KEY_MSG });
-  if (key === '.') errs.push({ type: 'FieldValueInvalid', field: at, value: key, detail: "must not be '.'" });
-  else if (key === '..') errs.push({ type: 'FieldValueInvalid', field: at, value: key, detail: "must not be '..'" });
-  else if (key.startsWith('..')) errs.push({ type: 'FieldValueInvalid', field: at, value: key, detail: "must not start with '..'" });
-  return errs;
+  return configMapKeyErrors(key).map((detail) => ({ type: 'FieldValueInvalid', field: `${field}[${key}]`, value: key, detail }));
 }
 
 export function isMap(value: unknown): value is Record<string, unknown> {

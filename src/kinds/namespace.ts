@@ -2,7 +2,7 @@ import type { FieldError } from '../api/errors.ts';
 import type { KubeObject } from '../api/types.ts';
 import { ALL_VERBS, defineKind } from '../registry/kind.ts';
 import { statusSubresource } from '../registry/subresources.ts';
-import { qualifiedNameErrors } from '../registry/validation/names.ts';
+import { qualifiedNameErrors } from '../api/validation/names.ts';
 
 /** The finalizer the namespace controller removes once the namespace is empty. */
 export const KUBERNETES_FINALIZER = 'kubernetes';

@@ -29,6 +29,29 @@ runKindSuite({
       errors: [{ field: '', message: 'Too long: may not be more than 1048576 bytes' }],
     },
     {
+      // The one name library judges label keys everywhere (selectors and metadata did not agree on this one).
+      name: 'a label key with an empty name part',
+      object: { metadata: { labels: { 'example.com/': 'x' } } },
+      errors: [
+        { field: 'metadata.labels', message: 'Invalid value: "example.com/": name part must be non-empty' },
+        {
+          field: 'metadata.labels',
+          message: `Invalid value: "example.com/": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+        },
+      ],
+    },
+    {
+      name: 'a label value of 32 two-byte characters is over 63 bytes',
+      object: { metadata: { labels: { k: 'é'.repeat(32) } } },
+      errors: [
+        { field: 'metadata.labels', message: `Invalid value: "${'é'.repeat(32)}": must be no more than 63 characters` },
+        {
+          field: 'metadata.labels',
+          message: `Invalid value: "${'é'.repeat(32)}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+        },
+      ],
+    },
+    {
       name: 'annotations over 256 KiB in all',
       object: { metadata: { annotations: { a: 'x'.repeat(200 * 1024), b: 'y'.repeat(100 * 1024) } } },
       errors: [{ field: 'metadata.annotations', message: 'Too long: may not be more than 262144 bytes' }],

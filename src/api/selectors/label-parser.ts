@@ -7,7 +7,7 @@ import {
   type LabelRequirement,
   type LabelSelector,
 } from './label-requirement.ts';
-import { labelKeyErrors } from './label-validation.ts';
+import { qualifiedNameErrors } from '../validation/names.ts';
 import { goQuote } from '../go/quote.ts';
 
 /*
@@ -147,7 +147,7 @@ class Parser {
     if (negated) first = this.#next(true);
     if (first.tok !== 'id') throw new ParseError(`found '${first.lit}', expected: identifier`);
     const key = first.lit;
-    const keyErrs = labelKeyErrors(key);
+    const keyErrs = qualifiedNameErrors(key);
     if (keyErrs.length > 0) throw new ParseError(`<nil>: Invalid value: ${goQuote(key)}: ${keyErrs.join('; ')}`);
     const ahead = this.#peek(true).tok;
     if (negated || ahead === 'eos' || ahead === ',') return build(key, negated ? '!' : 'exists', []);

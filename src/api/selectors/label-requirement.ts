@@ -1,4 +1,5 @@
-import { aggregateText, invalidValueText, labelKeyErrors, labelValueErrors } from './label-validation.ts';
+import { labelValueErrors, qualifiedNameErrors } from '../validation/names.ts';
+import { aggregateText, invalidValueText } from './label-validation.ts';
 import { goQuote, goStringSlice } from '../go/quote.ts';
 
 /**
@@ -42,7 +43,7 @@ export function requirementErrors(
 ): string[] {
   const child = (name: string) => (path ? `${path}.${name}` : name);
   const errs: string[] = [];
-  const keyErrs = labelKeyErrors(key);
+  const keyErrs = qualifiedNameErrors(key);
   if (keyErrs.length > 0) errs.push(invalidValueText(child('key'), goQuote(key), keyErrs.join('; ')));
   const vals = values ?? [];
   const valuesPath = child('values');

@@ -1,7 +1,8 @@
 import type { FieldError } from '../../api/errors.ts';
 import type { KubeObject, ObjectMeta } from '../../api/types.ts';
 import type { KindDefinition } from '../kind.ts';
-import { invalidEach, labelValueErrors, nameErrors, qualifiedNameErrors } from './names.ts';
+import { labelValueErrors, qualifiedNameErrors } from '../../api/validation/names.ts';
+import { invalidEach, nameErrors } from './names.ts';
 
 const TOTAL_ANNOTATION_SIZE = 256 * 1024;
 
