@@ -1,3 +1,5 @@
+import { goQuote } from './go/quote.ts';
+import { goJson } from './go/values.ts';
 import type { Status, StatusCause, StatusDetails, SuccessStatus } from './types.ts';
 
 /**
@@ -87,15 +89,21 @@ export interface FieldError {
     | 'FieldValueNotSupported'
     | 'FieldValueForbidden'
     | 'FieldValueTooLong'
+    | 'FieldValueTooShort'
     | 'FieldValueTooMany'
+    | 'FieldValueTooFew'
     | 'FieldValueDuplicate'
+    | 'FieldValueNotFound'
     | 'FieldValueTypeInvalid';
   field: string;
-  /** The offending value, shown in the message for Invalid, NotSupported and Duplicate. */
+  /**
+   * The offending value, shown in the message of the types that show one (Invalid, TypeInvalid,
+   * NotSupported, NotFound, Duplicate, TooMany, TooFew); left out, the message omits it.
+   */
   value?: unknown;
   /**
-   * The value as the real server prints it (Go's `%#v`) where that differs from JSON: `0x0` for an
-   * unsigned zero, `[]string{"a"}` for a list. Shown instead of `value`.
+   * The value as the real server prints it where that is not what the rules below give: `0x0` for
+   * an unsigned zero, `[]string{"a"}` for a list printed with `%#v`. Shown instead of `value`.
    */
   rawValue?: string;
   detail?: string;
@@ -107,27 +115,32 @@ const FIELD_ERROR_TEXT: Record<FieldError['type'], string> = {
   FieldValueNotSupported: 'Unsupported value',
   FieldValueForbidden: 'Forbidden',
   FieldValueTooLong: 'Too long',
+  FieldValueTooShort: 'Too short',
   FieldValueTooMany: 'Too many',
+  FieldValueTooFew: 'Too few',
   FieldValueDuplicate: 'Duplicate value',
+  FieldValueNotFound: 'Not found',
   FieldValueTypeInvalid: 'Invalid value',
 };
 
+/** The types whose message never shows the value (apimachinery 1.34's ErrorBody). */
+const VALUE_HIDDEN = new Set<FieldError['type']>(['FieldValueRequired', 'FieldValueForbidden', 'FieldValueTooLong', 'FieldValueTooShort']);
+
+/** A value as ErrorBody prints it: numbers and booleans with %v, strings with %q, the rest as JSON. */
 function formatValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (value === null || value === undefined) return 'null';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  if (typeof value === 'string') return goQuote(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return goJson(value);
 }
 
-/** Formats one field error the way the real server's messages read. */
+/** Formats one field error as apimachinery 1.34 does (`Invalid value: "x": detail`). */
 export function fieldErrorText(e: FieldError): string {
   const head = FIELD_ERROR_TEXT[e.type];
-  const showsValue =
-    e.type === 'FieldValueInvalid' ||
-    e.type === 'FieldValueNotSupported' ||
-    e.type === 'FieldValueDuplicate' ||
-    e.type === 'FieldValueTypeInvalid';
-  let text = !showsValue ? head : e.rawValue !== undefined ? `${head}: ${e.rawValue}` : 'value' in e ? `${head}: ${formatValue(e.value)}` : head;
+  let text = head;
+  if (!VALUE_HIDDEN.has(e.type)) {
+    if (e.rawValue !== undefined) text = `${head}: ${e.rawValue}`;
+    else if ('value' in e) text = `${head}: ${formatValue(e.value)}`;
+  }
   if (e.detail) text += `: ${e.detail}`;
   return text;
 }

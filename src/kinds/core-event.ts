@@ -4,6 +4,7 @@ import { defineKind } from '../registry/kind.ts';
 import { eventColumns } from './event-columns.ts';
 import { coreEventToEventsV1, referenceFieldSelectors } from './event-conversion.ts';
 import { validateEventsV1 } from './event.ts';
+import * as field from '../registry/validation/field.ts';
 
 type CoreEvent = KubeObject & {
   involvedObject?: { kind?: string; name?: string; namespace?: string };
@@ -31,7 +32,7 @@ function validateCoreEvent(obj: KubeObject): FieldError[] {
   // Without a namespace of its own (no involvedObject at all, say) the event may only live in "default".
   const agrees = involvedNs === '' ? namespace === '' || namespace === 'default' : involvedNs === namespace;
   if (!agrees) {
-    errs.push({ type: 'FieldValueInvalid', field: 'involvedObject.namespace', value: involvedNs, detail: 'does not match event.namespace' });
+    errs.push(field.invalid(field.path('involvedObject', 'namespace'), involvedNs, 'does not match event.namespace'));
   }
   return errs;
 }

@@ -1,10 +1,11 @@
 import type { FieldError } from '../api/errors.ts';
 import { configMapKeyErrors } from '../api/validation/names.ts';
 import { canonicalJson } from '../registry/system-fields.ts';
+import * as field from '../registry/validation/field.ts';
 
 /** The key rules ConfigMap and Secret share. */
-export function dataKeyErrors(field: string, key: string): FieldError[] {
-  return configMapKeyErrors(key).map((detail) => ({ type: 'FieldValueInvalid', field: `${field}[${key}]`, value: key, detail }));
+export function dataKeyErrors(map: string, key: string): FieldError[] {
+  return configMapKeyErrors(key).map((detail) => field.invalid(field.path(map).key(key), key, detail));
 }
 
 export function isMap(value: unknown): value is Record<string, unknown> {
@@ -12,13 +13,13 @@ export function isMap(value: unknown): value is Record<string, unknown> {
 }
 
 /** Type errors for a map-of-strings field, plus key errors. */
-export function stringMapErrors(field: string, value: unknown): FieldError[] {
+export function stringMapErrors(map: string, value: unknown): FieldError[] {
   if (value === undefined || value === null) return [];
-  if (!isMap(value)) return [{ type: 'FieldValueTypeInvalid', field, value, detail: 'must be a map of strings' }];
+  if (!isMap(value)) return [field.typeInvalid(map, value, 'must be a map of strings')];
   const errs: FieldError[] = [];
   for (const [k, v] of Object.entries(value)) {
-    errs.push(...dataKeyErrors(field, k));
-    if (typeof v !== 'string') errs.push({ type: 'FieldValueTypeInvalid', field: `${field}[${k}]`, value: v, detail: 'must be a string' });
+    errs.push(...dataKeyErrors(map, k));
+    if (typeof v !== 'string') errs.push(field.typeInvalid(field.path(map).key(k), v, 'must be a string'));
   }
   return errs;
 }
@@ -45,11 +46,11 @@ export function immutableDataErrors(obj: Record<string, unknown>, old: Record<st
   if (old.immutable !== true) return [];
   const errs: FieldError[] = [];
   if (obj.immutable !== true) {
-    errs.push({ type: 'FieldValueForbidden', field: 'immutable', detail: 'field is immutable when `immutable` is set' });
+    errs.push(field.forbidden('immutable', 'field is immutable when `immutable` is set'));
   }
   for (const f of fields) {
     if (canonicalJson(obj[f] ?? null) !== canonicalJson(old[f] ?? null)) {
-      errs.push({ type: 'FieldValueForbidden', field: f, detail: 'field is immutable when `immutable` is set' });
+      errs.push(field.forbidden(f, 'field is immutable when `immutable` is set'));
     }
   }
   return errs;

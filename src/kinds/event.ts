@@ -3,6 +3,7 @@ import type { KubeObject } from '../api/types.ts';
 import { defineKind } from '../registry/kind.ts';
 import { eventColumns } from './event-columns.ts';
 import { coreEventToEventsV1, eventsV1ToCoreEvent, referenceFieldSelectors } from './event-conversion.ts';
+import * as field from '../registry/validation/field.ts';
 
 type EventFields = {
   eventTime?: string | null;
@@ -24,27 +25,25 @@ const MAX_NOTE = 1024;
 export function validateEventsV1(obj: KubeObject): FieldError[] {
   const e = obj as KubeObject & EventFields;
   const errs: FieldError[] = [];
-  const required = (field: keyof EventFields) => {
-    if (e[field] === undefined || e[field] === null || e[field] === '') errs.push({ type: 'FieldValueRequired', field });
+  const required = (name: keyof EventFields) => {
+    if (e[name] === undefined || e[name] === null || e[name] === '') errs.push(field.required(name));
   };
   required('eventTime');
   required('reportingController');
   required('reportingInstance');
   required('action');
   required('reason');
-  for (const field of ['action', 'reason', 'reportingInstance'] as const) {
-    const v = e[field];
-    if (typeof v === 'string' && v.length > MAX_SHORT) errs.push({ type: 'FieldValueTooLong', field, detail: `may not be more than ${MAX_SHORT} bytes` });
+  for (const name of ['action', 'reason', 'reportingInstance'] as const) {
+    const v = e[name];
+    if (typeof v === 'string' && Buffer.byteLength(v) > MAX_SHORT) errs.push(field.tooLong(name, MAX_SHORT));
   }
-  if (typeof e.note === 'string' && Buffer.byteLength(e.note) > MAX_NOTE) {
-    errs.push({ type: 'FieldValueTooLong', field: 'note', detail: `may not be more than ${MAX_NOTE} bytes` });
-  }
+  if (typeof e.note === 'string' && Buffer.byteLength(e.note) > MAX_NOTE) errs.push(field.tooLong('note', MAX_NOTE));
   if (e.type !== 'Normal' && e.type !== 'Warning') {
-    if (e.type === undefined || e.type === '') errs.push({ type: 'FieldValueRequired', field: 'type' });
-    else errs.push({ type: 'FieldValueNotSupported', field: 'type', value: e.type, detail: 'supported values: "Normal", "Warning"' });
+    if (e.type === undefined || e.type === '') errs.push(field.required('type'));
+    else errs.push(field.notSupported('type', e.type, ['Normal', 'Warning']));
   }
   if (e.series && !(typeof e.series.count === 'number' && e.series.count >= 2)) {
-    errs.push({ type: 'FieldValueInvalid', field: 'series.count', value: e.series.count ?? 0, detail: 'should be at least 2' });
+    errs.push(field.invalid(field.path('series', 'count'), e.series.count ?? 0, 'should be at least 2'));
   }
   return errs;
 }

@@ -1,6 +1,7 @@
 import type { FieldError } from '../api/errors.ts';
 import type { KubeObject } from '../api/types.ts';
 import { defineKind } from '../registry/kind.ts';
+import * as field from '../registry/validation/field.ts';
 
 type LeaseSpec = { holderIdentity?: string; leaseDurationSeconds?: number; leaseTransitions?: number; strategy?: string; preferredHolder?: string };
 
@@ -8,13 +9,13 @@ function validateLease(obj: KubeObject): FieldError[] {
   const spec = (obj.spec ?? {}) as LeaseSpec;
   const errs: FieldError[] = [];
   if (spec.leaseDurationSeconds !== undefined && spec.leaseDurationSeconds !== null && !(spec.leaseDurationSeconds > 0)) {
-    errs.push({ type: 'FieldValueInvalid', field: 'spec.leaseDurationSeconds', value: spec.leaseDurationSeconds, detail: 'must be greater than 0' });
+    errs.push(field.invalid(field.path('spec', 'leaseDurationSeconds'), spec.leaseDurationSeconds, 'must be greater than 0'));
   }
   if (spec.leaseTransitions !== undefined && spec.leaseTransitions !== null && spec.leaseTransitions < 0) {
-    errs.push({ type: 'FieldValueInvalid', field: 'spec.leaseTransitions', value: spec.leaseTransitions, detail: 'must be greater than or equal to 0' });
+    errs.push(field.invalid(field.path('spec', 'leaseTransitions'), spec.leaseTransitions, 'must be greater than or equal to 0'));
   }
   if (spec.preferredHolder && !spec.strategy) {
-    errs.push({ type: 'FieldValueForbidden', field: 'spec.preferredHolder', detail: 'preferredHolder is only allowed if strategy is set' });
+    errs.push(field.forbidden(field.path('spec', 'preferredHolder'), 'preferredHolder is only allowed if strategy is set'));
   }
   return errs;
 }

@@ -3,6 +3,7 @@ import type { KubeObject } from '../api/types.ts';
 import { ALL_VERBS, defineKind } from '../registry/kind.ts';
 import { statusSubresource } from '../registry/subresources.ts';
 import { qualifiedNameErrors } from '../api/validation/names.ts';
+import * as field from '../registry/validation/field.ts';
 
 /** The finalizer the namespace controller removes once the namespace is empty. */
 export const KUBERNETES_FINALIZER = 'kubernetes';
@@ -24,7 +25,7 @@ function labelWithName(obj: KubeObject): void {
 function validateNamespace(obj: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
   specFinalizers(obj).forEach((f, i) => {
-    for (const detail of qualifiedNameErrors(f)) errs.push({ type: 'FieldValueInvalid', field: `spec.finalizers[${i}]`, value: f, detail });
+    for (const detail of qualifiedNameErrors(f)) errs.push(field.invalid(field.path('spec', 'finalizers').index(i), f, detail));
   });
   return errs;
 }
@@ -33,10 +34,10 @@ function validateNamespace(obj: KubeObject): FieldError[] {
 function validatePhase(obj: KubeObject): FieldError[] {
   const phase = (obj as NamespaceLike).status?.phase || 'Active';
   if (!obj.metadata?.deletionTimestamp && phase !== 'Active') {
-    return [{ type: 'FieldValueInvalid', field: 'status.Phase', value: phase, detail: "may only be 'Active' if `deletionTimestamp` is empty" }];
+    return [field.invalid(field.path('status', 'Phase'), phase, "may only be 'Active' if `deletionTimestamp` is empty")];
   }
   if (obj.metadata?.deletionTimestamp && phase !== 'Terminating') {
-    return [{ type: 'FieldValueInvalid', field: 'status.Phase', value: phase, detail: 'may only be in terminating status if `deletionTimestamp` is not empty' }];
+    return [field.invalid(field.path('status', 'Phase'), phase, 'may only be in terminating status if `deletionTimestamp` is not empty')];
   }
   return [];
 }

@@ -3,6 +3,7 @@ import type { KubeObject } from '../api/types.ts';
 import { defineKind } from '../registry/kind.ts';
 import { countKeys } from './columns.ts';
 import { dataKeyErrors, dataSize, immutableDataErrors, isBase64, isMap, MAX_DATA_SIZE, stringMapErrors } from './data-keys.ts';
+import * as field from '../registry/validation/field.ts';
 
 /** Keys a Secret of a given type must carry in data. */
 const REQUIRED_KEYS: Record<string, string[]> = {
@@ -31,7 +32,7 @@ function validateSecret(obj: Record<string, unknown>): FieldError[] {
     for (const [k, v] of Object.entries(obj.data)) {
       errs.push(...dataKeyErrors('data', k));
       if (typeof v !== 'string' || !isBase64(v)) {
-        errs.push({ type: 'FieldValueInvalid', field: `data[${k}]`, value: '<secret contents redacted>', detail: 'must be base64-encoded' });
+        errs.push(field.invalid(field.path('data').key(k), '<secret contents redacted>', 'must be base64-encoded'));
       }
     }
   } else {
@@ -39,23 +40,23 @@ function validateSecret(obj: Record<string, unknown>): FieldError[] {
   }
   const type = obj.type;
   if (typeof type !== 'string') {
-    errs.push({ type: 'FieldValueTypeInvalid', field: 'type', value: type, detail: 'must be a string' });
+    errs.push(field.typeInvalid('type', type, 'must be a string'));
   } else {
     for (const key of REQUIRED_KEYS[type] ?? []) {
-      if (!isMap(obj.data) || !Object.hasOwn(obj.data, key)) errs.push({ type: 'FieldValueRequired', field: `data[${key}]` });
+      if (!isMap(obj.data) || !Object.hasOwn(obj.data, key)) errs.push(field.required(field.path('data').key(key)));
     }
     if (type === 'kubernetes.io/basic-auth' && isMap(obj.data) && !('username' in obj.data) && !('password' in obj.data)) {
-      errs.push({ type: 'FieldValueRequired', field: 'data[username]', detail: 'either username or password is required' });
+      errs.push(field.required(field.path('data').key('username'), 'either username or password is required'));
     }
     if (type === 'kubernetes.io/service-account-token') {
       const annotations = (obj.metadata as { annotations?: Record<string, string> } | undefined)?.annotations ?? {};
       if (!annotations['kubernetes.io/service-account.name']) {
-        errs.push({ type: 'FieldValueRequired', field: 'metadata.annotations[kubernetes.io/service-account.name]' });
+        errs.push(field.required(field.path('metadata', 'annotations').key('kubernetes.io/service-account.name')));
       }
     }
   }
   if (dataSize(obj.data, true) > MAX_DATA_SIZE) {
-    errs.push({ type: 'FieldValueTooLong', field: 'data', detail: `may not be more than ${MAX_DATA_SIZE} bytes` });
+    errs.push(field.tooLong('data', MAX_DATA_SIZE));
   }
   return errs;
 }
@@ -82,7 +83,7 @@ export const secrets = defineKind({
     validate: (_ctx, obj) => validateSecret(obj),
     validateUpdate: (_ctx, obj, old) => {
       const errs = validateSecret(obj);
-      if (obj.type !== old.type) errs.push({ type: 'FieldValueInvalid', field: 'type', value: obj.type, detail: 'field is immutable' });
+      if (obj.type !== old.type) errs.push(field.immutable('type', obj.type));
       return [...errs, ...immutableDataErrors(obj, old, ['data'])];
     },
   },

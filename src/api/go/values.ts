@@ -45,3 +45,19 @@ export function goString(v: unknown): string {
   if (v === null || v === undefined) return '%!s(<nil>)';
   return `%!s(${goTypeName(v)}=${goValue(v)})`;
 }
+
+/**
+ * Go's json.Marshal of a decoded JSON value: map keys sorted, and `<`, `>`, `&`, U+2028 and U+2029
+ * escaped as \u003c … (what field errors print for a value that is neither a string nor a number).
+ */
+export function goJson(v: unknown): string {
+  const sorted = JSON.stringify(v === undefined ? null : v, (_key, value) => {
+    if (isJsonObject(value)) {
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(value).sort()) out[k] = value[k];
+      return out;
+    }
+    return value;
+  });
+  return sorted.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -1,6 +1,8 @@
 import type { FieldError } from '../../api/errors.ts';
 import { dns1123LabelErrors, dns1123SubdomainErrors, pathSegmentNameErrors } from '../../api/validation/names.ts';
 import type { NameRule } from '../kind.ts';
+import * as field from './field.ts';
+import type { PathLike } from './field.ts';
 
 /** Problems with metadata.name under a kind's name rule. */
 export function nameErrors(rule: NameRule, value: string): string[] {
@@ -14,7 +16,7 @@ export function nameErrors(rule: NameRule, value: string): string[] {
   }
 }
 
-/** Turns message lists into FieldErrors for one field and value. */
-export function invalidEach(field: string, value: unknown, messages: string[]): FieldError[] {
-  return messages.map((detail) => ({ type: 'FieldValueInvalid', field, value, detail }));
+/** Turns message lists into Invalid field errors for one path and value. */
+export function invalidEach(at: PathLike, value: unknown, messages: string[]): FieldError[] {
+  return messages.map((detail) => field.invalid(at, value, detail));
 }
