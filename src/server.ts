@@ -27,6 +27,10 @@ import { pingCheck, type HealthCheck } from './http/health/health-checks.ts';
 import type { HealthEndpoint } from './http/routes/health-routes.ts';
 import { builtinKinds } from './kinds/index.ts';
 import { ApiSurface } from './registry/api-surface.ts';
+import { Informer } from './registry/informer.ts';
+import { ResourceStore } from './registry/resource-store.ts';
+import { NO_ADMISSION } from './admission/chain.ts';
+import { namespaces } from './kinds/namespace.ts';
 import { enabledKinds } from './registry/runtime-config.ts';
 import { Compactor } from './storage/postgres/compactor.ts';
 import { migrateUp, openDatabase, pendingMigrations, type Database } from './storage/postgres/database.ts';
@@ -124,7 +128,13 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
   const storage = new PostgresStorage({ database, logger });
   closers.add('storage', () => storage.close());
   await storage.start();
-  const admission = await startAdmission(admissionPluginNames(config.enableAdmissionPlugins, config.disableAdmissionPlugins), { storage, logger });
+  // The shared namespace view: admission and the namespace controller read it. Reading namespaces
+  // needs no admission, and the admission chain exists before the API surface does.
+  const namespaceStore = new ResourceStore(namespaces, storage, NO_ADMISSION);
+  const namespaceView = new Informer(namespaceStore, { logger });
+  await namespaceView.start();
+  closers.add('namespace-informer', () => namespaceView.stop());
+  const admission = await startAdmission(admissionPluginNames(config.enableAdmissionPlugins, config.disableAdmissionPlugins), { namespaces: namespaceStore, namespaceView });
   closers.add('admission', () => admission.stop());
   logger.info({ plugins: admission.chain.names }, 'admission plugins');
   const surface = new ApiSurface(kinds, storage, admission.chain);
@@ -215,7 +225,7 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
   const kubeconfigPath = path.join(config.dataDir, 'admin.kubeconfig');
   await writeAdminKubeconfig(kubeconfigPath, { server: url, caPem: pki.caCert.pem, certPem: pki.adminCert.pem, keyPem: pki.adminKey.pem });
 
-  const controllers: Controllers = await startControllers({ surface, storage, logger, leaderElect: config.leaderElect, leaseDurationMs: config.leaderElectLeaseDurationMs, eventTtlMs: config.eventTtlMs });
+  const controllers: Controllers = await startControllers({ surface, namespaceView, logger, leaderElect: config.leaderElect, leaseDurationMs: config.leaderElectLeaseDurationMs, eventTtlMs: config.eventTtlMs });
   logger.info({ url, kubeconfig: kubeconfigPath }, 'serving');
 
   let stopping: Promise<void> | undefined;

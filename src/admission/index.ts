@@ -1,5 +1,5 @@
-import type { Logger } from 'pino';
-import type { Storage } from '../storage/storage.ts';
+import type { Informer } from '../registry/informer.ts';
+import type { ResourceStore } from '../registry/resource-store.ts';
 import { alwaysAdmit, alwaysDeny } from './always.ts';
 import { AdmissionChain } from './chain.ts';
 import { enabledPluginNames } from './enabled-plugins.ts';
@@ -7,8 +7,10 @@ import { NamespaceLifecycle } from './namespace-lifecycle.ts';
 import type { AdmissionPlugin } from './plugin.ts';
 
 export interface AdmissionDeps {
-  readonly storage: Storage;
-  readonly logger: Logger;
+  /** The namespaces, read without admission (plugins run before the API surface exists). */
+  readonly namespaces: ResourceStore;
+  /** The shared namespace informer. */
+  readonly namespaceView: Informer;
 }
 
 /** A started admission chain, and what stops its plugins' background work. */
@@ -20,10 +22,7 @@ export interface Admission {
 /** Plugins this server has, by upstream name: each builds its plugin and says how to start and stop it. */
 const PLUGINS: Record<string, (deps: AdmissionDeps) => { plugin: AdmissionPlugin; start?: () => Promise<void>; stop?: () => void }> = {
   AlwaysAdmit: () => ({ plugin: alwaysAdmit }),
-  NamespaceLifecycle: (deps) => {
-    const plugin = new NamespaceLifecycle(deps.storage, deps.logger);
-    return { plugin, start: () => plugin.start(), stop: () => plugin.stop() };
-  },
+  NamespaceLifecycle: (deps) => ({ plugin: new NamespaceLifecycle(deps.namespaces, deps.namespaceView) }),
   AlwaysDeny: () => ({ plugin: alwaysDeny }),
 };
 
@@ -32,7 +31,7 @@ export function admissionPluginNames(enable: readonly string[], disable: readonl
   return enabledPluginNames(enable, disable, new Set(Object.keys(PLUGINS)));
 }
 
-/** Builds and starts the enabled plugins (the namespace view is filled before the first request). */
+/** Builds and starts the enabled plugins (their informers are synced before the first request). */
 export async function startAdmission(names: readonly string[], deps: AdmissionDeps): Promise<Admission> {
   const built = names.map((name) => PLUGINS[name](deps));
   const stops: (() => void)[] = [];

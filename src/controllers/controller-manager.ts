@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { ApiSurface } from '../registry/api-surface.ts';
-import type { Storage } from '../storage/storage.ts';
+import type { Informer } from '../registry/informer.ts';
 import { EventTtlController } from './event-ttl-controller.ts';
 import { LeaderElector } from './leader-election.ts';
 import { NamespaceController } from './namespace-controller.ts';
@@ -13,7 +13,8 @@ export interface Controllers {
 
 export interface ControllerOptions {
   readonly surface: ApiSurface;
-  readonly storage: Storage;
+  /** The shared namespace informer. */
+  readonly namespaceView: Informer;
   readonly logger: Logger;
   readonly leaderElect: boolean;
   readonly leaseDurationMs: number;
@@ -23,12 +24,12 @@ export interface ControllerOptions {
 
 /** Runs the in-process controllers, in one replica at a time when leader election is on. */
 export async function startControllers(options: ControllerOptions): Promise<Controllers> {
-  const namespaceController = new NamespaceController(options.surface, options.storage, options.logger);
+  const namespaceController = new NamespaceController(options.surface, options.namespaceView, options.logger);
   // Events expire only while core/v1 Events are served (their store is the one events live in).
   const coreEvents = options.surface.findStore('', 'events');
   const eventTtl = coreEvents ? new EventTtlController(coreEvents, options.eventTtlMs, options.logger) : undefined;
   const startAll = () => {
-    void namespaceController.start().catch((err) => options.logger.error({ err }, 'namespace controller failed to start'));
+    namespaceController.start();
     eventTtl?.start();
   };
   const stopAll = () => {

@@ -6,7 +6,7 @@ import { KUBERNETES_FINALIZER } from '../kinds/namespace.ts';
 import type { ApiSurface } from '../registry/api-surface.ts';
 import { storageRefOf } from '../registry/storage-view.ts';
 import { nowTimestamp } from '../registry/system-fields.ts';
-import type { Storage, WatchHandle } from '../storage/storage.ts';
+import type { Informer } from '../registry/informer.ts';
 import { deletionConditions, type NamespaceCondition, type RemainingContent } from './namespace-conditions.ts';
 
 const PAGE = 500;
@@ -20,61 +20,51 @@ type NamespaceLike = StoredKubeObject & { spec?: { finalizers?: string[] } };
 /**
  * Empties deleted namespaces: deletes every namespaced object in them (objects with finalizers stay
  * until those are removed), then removes the `kubernetes` finalizer through /finalize, and the
- * namespace leaves storage. Driven by a watch on namespaces, like any client controller.
+ * namespace leaves storage. Driven by the shared namespace informer, like any client controller.
  */
 export class NamespaceController {
   readonly #surface: ApiSurface;
-  readonly #storage: Storage;
+  readonly #namespaces: Informer;
   readonly #logger: Logger;
   readonly #queue = new Set<string>();
   readonly #retryTimers = new Map<string, NodeJS.Timeout>();
-  #watch: WatchHandle | null = null;
   #resync: NodeJS.Timeout | null = null;
   #working = false;
-  #stopped = false;
+  #stopped = true;
 
-  constructor(surface: ApiSurface, storage: Storage, logger: Logger) {
+  constructor(surface: ApiSurface, namespaces: Informer, logger: Logger) {
     this.#surface = surface;
-    this.#storage = storage;
+    this.#namespaces = namespaces;
     this.#logger = logger.child({ controller: 'namespace' });
+    // Handlers stay for the life of the informer; they act only while this controller runs (leads).
+    namespaces.on({
+      added: (ns) => this.#consider(ns),
+      updated: (ns) => this.#consider(ns),
+    });
   }
 
-  async start(): Promise<void> {
+  start(): void {
     this.#stopped = false;
-    const version = await this.#enqueueTerminating();
-    this.#watch = await this.#storage.watch({ group: '', resource: 'namespaces' }, { fromVersion: version }, {
-      onEvent: (ev) => {
-        if (ev.type !== 'DELETED' && ev.object.metadata.deletionTimestamp) this.#enqueue(ev.object.metadata.name);
-      },
-      onClose: (reason) => {
-        if (!this.#stopped) {
-          this.#logger.warn({ reason }, 'namespace watch closed; restarting');
-          void this.start().catch((err) => this.#logger.error({ err }, 'restarting the namespace controller failed'));
-        }
-      },
-    });
-    this.#resync = setInterval(() => void this.#enqueueTerminating().catch(() => undefined), RESYNC_MS);
+    this.#enqueueTerminating();
+    this.#resync = setInterval(() => this.#enqueueTerminating(), RESYNC_MS);
     this.#resync.unref();
   }
 
   stop(): void {
     this.#stopped = true;
-    this.#watch?.stop();
-    this.#watch = null;
     if (this.#resync) clearInterval(this.#resync);
     for (const t of this.#retryTimers.values()) clearTimeout(t);
     this.#retryTimers.clear();
     this.#queue.clear();
   }
 
-  /** Lists namespaces, queues the terminating ones; returns the list's version to watch from. */
-  async #enqueueTerminating(): Promise<number> {
-    const list = await this.#storage.list({ group: '', resource: 'namespaces' }, {});
-    for (const text of list.items) {
-      const ns = JSON.parse(text) as NamespaceLike;
-      if (ns.metadata.deletionTimestamp) this.#enqueue(ns.metadata.name);
-    }
-    return list.resourceVersion;
+  #consider(ns: StoredKubeObject): void {
+    if (ns.metadata.deletionTimestamp) this.#enqueue(ns.metadata.name);
+  }
+
+  /** Queues every terminating namespace the informer knows (at start, and as a periodic resync). */
+  #enqueueTerminating(): void {
+    for (const ns of this.#namespaces.list()) this.#consider(ns);
   }
 
   #enqueue(name: string): void {

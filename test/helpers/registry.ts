@@ -1,13 +1,15 @@
 import pino from 'pino';
 import { seedBootstrapNamespaces } from '../../seeds/bootstrap-namespaces.ts';
-import { AdmissionChain } from '../../src/admission/chain.ts';
+import { AdmissionChain, NO_ADMISSION } from '../../src/admission/chain.ts';
 import { NamespaceLifecycle } from '../../src/admission/namespace-lifecycle.ts';
 import type { AdmissionPlugin } from '../../src/admission/plugin.ts';
 import { systemContext, type RequestContext } from '../../src/api/request-context.ts';
 import { builtinKinds } from '../../src/kinds/index.ts';
 import { ApiSurface } from '../../src/registry/api-surface.ts';
 import type { KindDefinition } from '../../src/registry/kind.ts';
-import type { ResourceStore } from '../../src/registry/resource-store.ts';
+import { ResourceStore } from '../../src/registry/resource-store.ts';
+import { Informer } from '../../src/registry/informer.ts';
+import { namespaces } from '../../src/kinds/namespace.ts';
 import { migrateUp, openDatabase, type Database } from '../../src/storage/postgres/database.ts';
 import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
@@ -39,8 +41,10 @@ export async function openTestRegistry(options: TestRegistryOptions = {}): Promi
   await migrateUp(database.db);
   const storage = new PostgresStorage({ database, logger });
   await storage.start();
-  const lifecycle = new NamespaceLifecycle(storage, logger);
-  await lifecycle.start();
+  const namespaceStore = new ResourceStore(namespaces, storage, NO_ADMISSION);
+  const namespaceView = new Informer(namespaceStore, { logger });
+  await namespaceView.start();
+  const lifecycle = new NamespaceLifecycle(namespaceStore, namespaceView);
   const surface = new ApiSurface(options.kinds ?? builtinKinds, storage, new AdmissionChain([lifecycle, ...(options.plugins ?? [])]));
   if (surface.findStore('', 'namespaces')) await seedBootstrapNamespaces(storage);
   return {
@@ -48,7 +52,7 @@ export async function openTestRegistry(options: TestRegistryOptions = {}): Promi
     surface,
     store: (plural, group = '') => surface.storeFor(group, plural),
     close: async () => {
-      lifecycle.stop();
+      namespaceView.stop();
       await storage.close();
       await database.close();
       await db.drop();
