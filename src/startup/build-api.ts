@@ -1,0 +1,36 @@
+import type { Logger } from 'pino';
+import { seedBootstrapNamespaces } from '../../seeds/bootstrap-namespaces.ts';
+import { NO_ADMISSION } from '../admission/chain.ts';
+import { admissionPluginNames, startAdmission } from '../admission/index.ts';
+import type { Closers } from '../closers.ts';
+import type { Config } from '../config.ts';
+import { builtinKinds } from '../kinds/index.ts';
+import { namespaces } from '../kinds/namespace.ts';
+import { ApiSurface } from '../registry/api-surface.ts';
+import { Informer } from '../registry/informer.ts';
+import { ResourceStore } from '../registry/resource-store.ts';
+import { enabledKinds } from '../registry/runtime-config.ts';
+import type { Storage } from '../storage/storage.ts';
+
+/**
+ * Start-up step: the shared namespace informer, the admission chain (its plugins read the informer)
+ * and the API surface of the enabled kinds with a store for each; then the bootstrap namespaces.
+ */
+export async function buildApi(config: Config, storage: Storage, logger: Logger, closers: Closers): Promise<{ surface: ApiSurface; namespaceView: Informer }> {
+  const kinds = enabledKinds(builtinKinds, config.runtimeConfig);
+  // Reading namespaces needs no admission, and the chain exists before the surface does.
+  const namespaceStore = new ResourceStore(namespaces, storage, NO_ADMISSION);
+  const namespaceView = new Informer(namespaceStore, { logger });
+  await namespaceView.start();
+  closers.add('namespace-informer', () => namespaceView.stop());
+  const admission = await startAdmission(admissionPluginNames(config.enableAdmissionPlugins, config.disableAdmissionPlugins), {
+    namespaces: namespaceStore,
+    namespaceView,
+  });
+  closers.add('admission', () => admission.stop());
+  logger.info({ plugins: admission.chain.names }, 'admission plugins');
+  const surface = new ApiSurface(kinds, storage, admission.chain);
+  const seeded = await seedBootstrapNamespaces(storage);
+  if (seeded.length > 0) logger.info({ namespaces: seeded }, 'created bootstrap namespaces');
+  return { surface, namespaceView };
+}
