@@ -1,4 +1,5 @@
 import * as jsyaml from 'js-yaml';
+import { goQuote } from '../api/go/quote.ts';
 
 /**
  * Mapping keys JSON cannot have. Upstream converts YAML to JSON with sigs.k8s.io/yaml, which turns
@@ -71,6 +72,62 @@ export function unsupportedYamlKey(text: string): string | undefined {
     });
   } catch {
     return undefined;
+  }
+  return found;
+}
+
+/** The 1-based line of each offset of `text`, found by binary search over the line starts. */
+function lineFinder(text: string): (offset: number) => number {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text[i] === '\n') starts.push(i + 1);
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+}
+
+/**
+ * The duplicate mapping keys of a YAML document, in document order, as upstream's strict YAML
+ * decoding (yaml.v2) reports them: `line 10: key "paused" already set in map` (the line of the
+ * repeated key; the key printed with %#v, so strings quoted and numbers and booleans bare). JSON
+ * decoding of the same body keeps the last value; these are the field-validation problems.
+ */
+export function duplicateYamlKeys(text: string): string[] {
+  const frames: { start: number; keys: Set<string> }[] = [];
+  const found: string[] = [];
+  const lineOf = lineFinder(text);
+  try {
+    jsyaml.loadAll(text, () => undefined, {
+      schema: LOAD_SCHEMA,
+      json: true,
+      listener(event: jsyaml.EventType, raw: jsyaml.State) {
+        const state = raw as unknown as NodeState;
+        if (event === 'open') {
+          frames.push({ start: state.position, keys: new Set() });
+          return;
+        }
+        const frame = frames.pop();
+        const parent = frames[frames.length - 1];
+        if (!frame || !parent || state.kind !== 'scalar' || !isKeyPosition(text, frame.start, state.position)) return;
+        const key = state.result;
+        const identity = `${typeof key}:${String(key)}`;
+        if (parent.keys.has(identity)) {
+          // The scalar may start after spaces the node's start includes.
+          let at = frame.start;
+          while (at < text.length && ' \t\n\r'.includes(text[at]!)) at++;
+          found.push(`line ${lineOf(at)}: key ${typeof key === 'string' ? goQuote(key) : String(key)} already set in map`);
+        }
+        parent.keys.add(identity);
+      },
+    });
+  } catch {
+    return [];
   }
   return found;
 }

@@ -46,3 +46,49 @@ test('an events.k8s.io Event whose eventTime is not a MicroTime is refused', asy
     'Event in version "v1" cannot be handled as a Event: parsing time "yesterday" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "yesterday" as "2006"',
   );
 });
+
+const DUPLICATED_YAML = (name: string) => `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: ${name}
+  labels:
+    app: a
+    app: b
+data:
+  x: "1"
+  unknownish: "2"
+extra: 1
+data2: 2
+extra: 3
+`;
+
+test('duplicate keys in a YAML body fail fieldValidation=Strict as upstream words it', async () => {
+  const res = await t.api.post(`/api/v1/namespaces/${t.ns}/configmaps?fieldValidation=Strict`, DUPLICATED_YAML('dup-strict'), { 'Content-Type': 'application/yaml' });
+  assertStatus(
+    res,
+    400,
+    'BadRequest',
+    'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: yaml: unmarshal errors:\n' +
+      '  line 7: key "app" already set in map\n' +
+      '  line 13: key "extra" already set in map, unknown field "data2", unknown field "extra"',
+  );
+  assert.equal((await t.api.get(`/api/v1/namespaces/${t.ns}/configmaps/dup-strict`)).status, 404);
+});
+
+test('duplicate keys in a YAML body are warnings under Warn (the default), one per key, before unknown fields', async () => {
+  const res = await t.api.post(`/api/v1/namespaces/${t.ns}/configmaps`, DUPLICATED_YAML('dup-warn'), { 'Content-Type': 'application/yaml' });
+  assert.equal(res.status, 201, res.text);
+  const raw = res.headers.warning;
+  const warnings = raw === undefined ? [] : Array.isArray(raw) ? raw : raw.split(/, (?=299 )/);
+  assert.deepEqual(warnings, [
+    '299 - "line 7: key \\"app\\" already set in map"',
+    '299 - "line 13: key \\"extra\\" already set in map"',
+    '299 - "unknown field \\"data2\\""',
+    '299 - "unknown field \\"extra\\""',
+  ]);
+  // The last value wins, as the JSON conversion keeps it.
+  assert.equal(res.json.metadata.labels.app, 'b');
+  const ignored = await t.api.post(`/api/v1/namespaces/${t.ns}/configmaps?fieldValidation=Ignore`, DUPLICATED_YAML('dup-ignore'), { 'Content-Type': 'application/yaml' });
+  assert.equal(ignored.status, 201);
+  assert.equal(ignored.headers.warning, undefined);
+});

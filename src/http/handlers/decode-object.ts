@@ -3,6 +3,7 @@ import { invalid, type FieldError } from '../../api/errors.ts';
 import type { KubeObject } from '../../api/types.ts';
 import { assertObjectDepth } from '../../codecs/deep-json.ts';
 import { decodeBody, parseContentType } from '../../codecs/index.ts';
+import { duplicateYamlKeys } from '../../codecs/yaml-keys.ts';
 import { decodeProtobufObject } from '../../codecs/protobuf/index.ts';
 import { dryRunErrors } from '../../registry/delete-options.ts';
 import {
@@ -86,18 +87,24 @@ export async function decodeObject(ctx: Context, scope: RequestScope): Promise<D
     return { object: decoded.object as KubeObject, dryRun: params.dryRun, fieldManager: params.fieldManager };
   }
   const object = decodeBody(raw, format, { expectKind: scope.kind.kind, maxDecodedBytes: scope.settings.maxRequestBodyBytes }) as KubeObject;
-  applyFieldValidation(scope, object, format === 'json' ? raw.toString('utf8') : undefined, params.fieldValidation);
+  // YAML's duplicate keys are gone once it is JSON: they are found in the YAML text (not under Ignore).
+  const yamlDuplicates = format === 'yaml' && params.fieldValidation !== 'Ignore' ? duplicateYamlKeys(raw.toString('utf8')) : [];
+  applyFieldValidation(scope, object, format === 'json' ? raw.toString('utf8') : undefined, params.fieldValidation, yamlDuplicates);
   // After unknown fields are gone: what is left is kept, and must fit what the rest of the path can walk.
   assertObjectDepth(object, 'object');
   return { object, dryRun: params.dryRun, fieldManager: params.fieldManager };
 }
 
-/** Applies a fieldValidation directive to a decoded object (JSON text, when there was one, finds duplicates too). */
+/**
+ * Applies a fieldValidation directive to a decoded object (JSON text, when there was one, finds
+ * duplicates too; a YAML body's duplicate keys come as yaml.v2 words them and go first, as upstream's).
+ */
 export function applyFieldValidation(
   scope: RequestScope,
   object: KubeObject,
   jsonText: string | undefined,
   directive: 'Ignore' | 'Warn' | 'Strict',
+  yamlDuplicates: readonly string[] = [],
 ): void {
   if (directive === 'Ignore') {
     removeUnknownFields(scope.kind.schemaMessage, object);
@@ -108,13 +115,19 @@ export function applyFieldValidation(
     problems = findFieldProblems(scope.kind.schemaMessage, jsonText);
     if (problems.length > 0) removeUnknownFields(scope.kind.schemaMessage, object);
   } else {
-    problems = removeUnknownFields(scope.kind.schemaMessage, object).map((path) => ({ kind: 'unknown' as const, path }));
+    // YAML reaches the decoder as JSON made from a Go map, whose keys are sorted: so are its problems.
+    problems = removeUnknownFields(scope.kind.schemaMessage, object)
+      .sort()
+      .map((path) => ({ kind: 'unknown' as const, path }));
   }
-  if (problems.length === 0) return;
+  if (problems.length === 0 && yamlDuplicates.length === 0) return;
   if (directive === 'Strict') {
     const declared = typeof object.kind === 'string' ? object.kind : scope.kind.kind;
     const version = typeof object.apiVersion === 'string' ? object.apiVersion : apiVersionOf(scope.kind);
-    throw strictDecodingError(declared, version, scope.kind.kind, problems);
+    // yaml.v2 reports its errors as one, lines indented under a heading.
+    const yamlError = yamlDuplicates.length > 0 ? [`yaml: unmarshal errors:\n${yamlDuplicates.map((d) => `  ${d}`).join('\n')}`] : [];
+    throw strictDecodingError(declared, version, scope.kind.kind, [...yamlError, ...problems]);
   }
+  scope.context.warnings.push(...yamlDuplicates);
   for (const p of problems) scope.context.warnings.push(fieldProblemText(p));
 }
