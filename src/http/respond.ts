@@ -7,12 +7,12 @@ import { apiVersionOf, type KindDefinition } from '../registry/kind.ts';
 import { parseIncludeObject, toTable } from '../registry/table.ts';
 import { stringifyJson } from '../codecs/deep-json.ts';
 
-/** Picks the response encoding for a resource request (406 when none fits); every served kind is built in, so protobuf is offered. */
-export function negotiate(ctx: Context, options: { allowTable: boolean; isWatch?: boolean }): NegotiatedResponse {
+/** Picks the response encoding for a resource request (406 when none fits); protobuf where the kind has a protobuf form. */
+export function negotiate(ctx: Context, kind: KindDefinition, options: { allowTable: boolean; isWatch?: boolean }): NegotiatedResponse {
   return negotiateResponse(ctx.get('accept') || undefined, {
     allowTable: options.allowTable,
     allowPartialMetadata: false,
-    allowProtobuf: true,
+    allowProtobuf: kind.wire.protobuf,
     isWatch: options.isWatch,
   });
 }
@@ -48,7 +48,7 @@ export function writeObject(
   text: string | undefined,
   negotiated?: NegotiatedResponse,
 ): void {
-  const n = negotiated ?? negotiate(ctx, { allowTable: true });
+  const n = negotiated ?? negotiate(ctx, kind, { allowTable: true });
   if (n.output === 'table-json' || n.output === 'table-yaml') {
     const table = toTable(kind, [object], { includeObject: parseIncludeObject(ctx.query.includeObject as string | undefined), version: n.convert?.version });
     send(ctx, code, n.contentType, encodeBody(table, n.output === 'table-yaml' ? 'yaml' : 'json', { pretty: pretty(ctx, n) }));

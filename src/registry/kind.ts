@@ -151,9 +151,25 @@ export interface KindDefinition {
   readonly tableColumns: readonly TableColumn[];
   readonly strategy: KindStrategy;
   readonly deleteStrategy: DeleteStrategy;
+  /** The wire formats the kind speaks beyond JSON and YAML. */
+  readonly wire: WireCapabilities;
   /** Set when the kind's objects are stored as another resource (see StorageMapping). */
   readonly storage?: StorageMapping;
 }
+
+/**
+ * Which encodings a kind has: built-in kinds have a protobuf form and strategic merge patch (its
+ * merge keys come from the Go types); custom resources have neither (a strategic merge patch is
+ * answered 415, as upstream). CBOR comes with its codec.
+ */
+export interface WireCapabilities {
+  readonly protobuf: boolean;
+  readonly strategicMergePatch: boolean;
+  readonly cbor: boolean;
+}
+
+/** The wire capabilities of a built-in kind. */
+export const BUILTIN_WIRE: WireCapabilities = Object.freeze({ protobuf: true, strategicMergePatch: true, cbor: false });
 
 export type KindInput = Pick<KindDefinition, 'group' | 'version' | 'kind' | 'plural' | 'namespaced' | 'schemaMessage'> &
   Partial<Omit<KindDefinition, 'group' | 'version' | 'kind' | 'plural' | 'namespaced' | 'schemaMessage'>>;
@@ -182,6 +198,7 @@ export function defineKind(input: KindInput): KindDefinition {
     tableColumns: [],
     strategy: {},
     deleteStrategy: {},
+    wire: BUILTIN_WIRE,
     ...input,
   });
 }

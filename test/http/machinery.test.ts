@@ -93,3 +93,35 @@ describe('a kind added while the server runs', () => {
     assert.equal((await t.api.get('/openapi/v3')).json.paths['apis/test.example.com/v1'], undefined);
   });
 });
+
+describe('wire capabilities of a kind', () => {
+  // As a custom resource: no protobuf form, no strategic merge patch.
+  const plain = gadgetKind({ plural: 'plaingadgets', kind: 'PlainGadget', wire: { protobuf: false, strategicMergePatch: false, cbor: false } });
+  const path = () => `/apis/test.example.com/v1/namespaces/${t.ns}/plaingadgets`;
+
+  test('a kind without strategic merge patch answers it 415 and does not advertise it; without protobuf it is not offered', async () => {
+    t.srv.server.surface.add(plain);
+    try {
+      const created = await t.api.post(path(), { apiVersion: 'test.example.com/v1', kind: 'PlainGadget', metadata: { name: 'p1' } });
+      assert.equal(created.status, 201, created.text);
+      assertStatus(
+        await t.api.patch(`${path()}/p1`, { data: { a: '1' } }, 'application/strategic-merge-patch+json'),
+        415,
+        'UnsupportedMediaType',
+        'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
+      );
+      const merged = await t.api.patch(`${path()}/p1`, { data: { a: '1' } }, 'application/merge-patch+json');
+      assert.equal(merged.status, 200, merged.text);
+      // Protobuf alone is not acceptable; with JSON beside it, JSON it is (kubectl asks that way).
+      assertStatus(await t.api.get(`${path()}/p1`, { Accept: 'application/vnd.kubernetes.protobuf' }), 406, 'NotAcceptable');
+      const fallback = await t.api.get(`${path()}/p1`, { Accept: 'application/vnd.kubernetes.protobuf, application/json' });
+      assert.equal(fallback.status, 200);
+      assert.match(String(fallback.headers['content-type']), /^application\/json/);
+      const doc = (await t.api.get('/openapi/v3/apis/test.example.com/v1')).json;
+      const consumes = Object.keys(doc.paths['/apis/test.example.com/v1/namespaces/{namespace}/plaingadgets/{name}'].patch.requestBody.content);
+      assert.deepEqual(consumes.sort(), ['application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json']);
+    } finally {
+      t.srv.server.surface.remove('test.example.com', 'v1', 'plaingadgets');
+    }
+  });
+});

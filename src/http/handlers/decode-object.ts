@@ -78,7 +78,7 @@ function fieldManagerErrors(fieldManager: string): FieldError[] {
  */
 export async function decodeObject(ctx: Context, scope: RequestScope): Promise<DecodedWrite> {
   const params = writeParams(ctx);
-  const format = parseContentType(ctx.get('content-type') || undefined, { allowYaml: true, allowProtobuf: true });
+  const format = parseContentType(ctx.get('content-type') || undefined, { allowYaml: true, allowProtobuf: scope.kind.wire.protobuf });
   const raw = await readBody(ctx, scope.settings.maxRequestBodyBytes);
   if (format === 'protobuf') {
     // Protobuf has no unknown or duplicate fields to report: the schema is the wire format.

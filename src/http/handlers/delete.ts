@@ -26,7 +26,7 @@ export async function readDeleteOptions(ctx: Context, scope: RequestScope): Prom
  * 202 only when the client explicitly asked for cascading deletion through orphanDependents=false.
  */
 export async function handleDelete(ctx: Context, scope: RequestScope): Promise<void> {
-  const negotiated = negotiate(ctx, { allowTable: true });
+  const negotiated = negotiate(ctx, scope.kind, { allowTable: true });
   const options = await readDeleteOptions(ctx, scope);
   const outcome = await scope.store.delete(forWrite(scope.context, { dryRun: options.dryRun }), scope.info.namespace, scope.info.name, options);
   if (outcome.gone && outcome.status) {

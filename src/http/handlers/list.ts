@@ -16,7 +16,7 @@ import type { RequestScope } from '../scope.ts';
  * than the collection; a page (with a limit) is built whole, as it is bounded by its limit.
  */
 export async function handleList(ctx: Context, scope: RequestScope): Promise<void> {
-  const n = negotiate(ctx, { allowTable: true });
+  const n = negotiate(ctx, scope.kind, { allowTable: true });
   const query = parseListQuery(ctx.URL.searchParams);
   const namespace = scope.kind.namespaced && scope.info.namespace ? scope.info.namespace : undefined;
   const pretty = n.pretty || isPretty(ctx.query.pretty as string | undefined, ctx.get('user-agent'));

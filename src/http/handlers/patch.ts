@@ -19,12 +19,13 @@ type PatchKind = 'json-patch' | 'merge-patch' | 'strategic-merge-patch';
  * are retried against the fresh object.
  */
 export async function handlePatch(ctx: Context, scope: RequestScope): Promise<void> {
-  const negotiated = negotiate(ctx, { allowTable: true });
+  const negotiated = negotiate(ctx, scope.kind, { allowTable: true });
   const params = writeParams(ctx);
-  const format = parseContentType(ctx.get('content-type') || undefined, { patch: true });
+  // A kind without strategic merge patch (custom resources) does not list it among the types it takes.
+  const format = parseContentType(ctx.get('content-type') || undefined, { patch: true, allowStrategicMerge: scope.kind.wire.strategicMergePatch });
   if (format !== 'json-patch' && format !== 'merge-patch' && format !== 'strategic-merge-patch') {
     // Server-side apply arrives with the managed-fields machinery; until then say so plainly.
-    throw unsupportedMediaType(ctx.get('content-type'), acceptedContentTypes({ patch: true }).filter((t) => !t.includes('apply-patch')));
+    throw unsupportedMediaType(ctx.get('content-type'), acceptedContentTypes({ patch: true, allowStrategicMerge: scope.kind.wire.strategicMergePatch }).filter((t) => !t.includes('apply-patch')));
   }
   const raw = await readBody(ctx, scope.settings.maxRequestBodyBytes);
   const patch = decodeBody(raw, format, { maxDecodedBytes: scope.settings.maxRequestBodyBytes });

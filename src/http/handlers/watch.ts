@@ -29,7 +29,7 @@ const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
  * stream started (an expired resourceVersion) arrive as an ERROR event carrying a Status.
  */
 export async function handleWatch(ctx: Context, scope: RequestScope): Promise<void> {
-  const n = negotiate(ctx, { allowTable: true, isWatch: true });
+  const n = negotiate(ctx, scope.kind, { allowTable: true, isWatch: true });
   const query = parseListQuery(ctx.URL.searchParams);
   const namespace = scope.kind.namespaced && scope.info.namespace ? scope.info.namespace : undefined;
   // The legacy /watch/…/<name> path watches one object; a name from the field selector is in the query already.

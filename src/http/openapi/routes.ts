@@ -64,6 +64,11 @@ export const PATCH_CONTENT_TYPES = [
   'application/strategic-merge-patch+json',
 ];
 
+/** The patch media types a kind's PATCH operations consume (no strategic merge patch without its wire capability). */
+export function patchContentTypes(kind: KindDefinition): readonly string[] {
+  return kind.wire.strategicMergePatch ? PATCH_CONTENT_TYPES : PATCH_CONTENT_TYPES.filter((t) => !t.includes('strategic-merge'));
+}
+
 export interface Operation {
   readonly method: HttpMethod;
   readonly action: Action;
@@ -76,6 +81,8 @@ export interface Operation {
   /** Request body message, if any. */
   readonly body?: string;
   readonly patch?: true;
+  /** The media types a PATCH consumes (the kind's). */
+  readonly patchTypes?: readonly string[];
   /** Response message and the success codes that return it. */
   readonly response: string;
   readonly codes: readonly ('200' | '201' | '202')[];
@@ -107,7 +114,7 @@ export function kindPaths(kind: KindDefinition): PathSpec[] {
   const message = kind.schemaMessage;
   const list = listMessageOf(message) ?? `${message}List`;
   const nsParams = kind.namespaced ? ['namespace'] : [];
-  const op = (o: Omit<Operation, 'tag' | 'gvk'>): Operation => ({ ...o, tag, gvk });
+  const op = (o: Omit<Operation, 'tag' | 'gvk'>): Operation => ({ ...o, tag, gvk, ...(o.patch ? { patchTypes: patchContentTypes(kind) } : {}) });
   const paths: PathSpec[] = [];
 
   const collectionOps: Operation[] = [];

@@ -42,7 +42,7 @@ function operation(op: Operation): JsonSchema {
   for (const code of op.codes) responses[code] = { description: CODE_TEXT[code], schema: refTo(FLAVOR, op.response) };
   responses['401'] = { description: 'Unauthorized' };
   const out: JsonSchema = {
-    consumes: op.patch ? PATCH_CONTENT_TYPES : ['*/*'],
+    consumes: op.patch ? (op.patchTypes ?? PATCH_CONTENT_TYPES) : ['*/*'],
     description: op.description,
     operationId: op.operationId,
   };

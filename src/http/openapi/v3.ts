@@ -57,7 +57,7 @@ function operation(op: Operation): JsonSchema {
   const out: JsonSchema = { description: op.description, operationId: op.operationId };
   if (op.query.length) out.parameters = op.query.map((q) => param(q));
   if (op.body) {
-    out.requestBody = { content: content(refTo(FLAVOR, op.body), op.patch ? PATCH_CONTENT_TYPES : ['*/*']), required: true };
+    out.requestBody = { content: content(refTo(FLAVOR, op.body), op.patch ? (op.patchTypes ?? PATCH_CONTENT_TYPES) : ['*/*']), required: true };
   }
   out.responses = responses;
   out.tags = [op.tag];
