@@ -22,9 +22,9 @@ export function checkTypeMeta(kind: KindDefinition, body: KubeObject): void {
   if (bodyKind !== kind.kind || apiVersion !== expected) {
     throw badRequest(`${cannot}: no kind ${JSON.stringify(bodyKind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "pkg/api/legacyscheme/scheme.go:30"`);
   }
-  const typeError = findTypeError(kind.schemaMessage, body);
+  const typeError = findTypeError(kind.schema, body);
   if (typeError) throw badRequest(`${cannot}: ${typeError}`);
-  dropNullFields(kind.schemaMessage, body);
+  dropNullFields(kind.schema, body);
 }
 
 /** An update names its object in the body too, and both names agree (upstream's checkName). */

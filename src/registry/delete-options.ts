@@ -1,5 +1,6 @@
 import { badRequest, invalid, type FieldError } from '../api/errors.ts';
 import { parseQueryInt64 } from './list-options.ts';
+import { messageSchema } from '../schema/type-schema.ts';
 import { findTypeError } from './type-check.ts';
 
 export interface DeleteOptions {
@@ -54,7 +55,7 @@ export function parseDeleteOptions(query: URLSearchParams, body: unknown): Delet
   const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   // A body field of the wrong JSON type never decodes upstream: 400 with the decoder's words, before
   // anything is deleted (`preconditions: []`, `preconditions.uid: 5`).
-  const typeError = body && typeof body === 'object' && !Array.isArray(body) ? findTypeError(DELETE_OPTIONS, b) : undefined;
+  const typeError = body && typeof body === 'object' && !Array.isArray(body) ? findTypeError(messageSchema(DELETE_OPTIONS), b) : undefined;
   if (typeError) throw badRequest(goNamedTypes(typeError));
   if (b.kind !== undefined && b.kind !== 'DeleteOptions') {
     throw badRequest(`expected DeleteOptions, got ${String(b.kind)}`);

@@ -13,7 +13,7 @@
 import { badRequest, type ApiError } from '../api/errors.ts';
 import { replaceLoneSurrogates } from '../codecs/unicode.ts';
 import { goQuote } from '../api/go/quote.ts';
-import { fieldsOf, getMessage, isScalar, wellKnownShape, type FieldSchema } from '../schema/generated/index.ts';
+import type { ObjectSchema, TypeSchema } from '../schema/type-schema.ts';
 
 export type FieldValidationDirective = 'Ignore' | 'Warn' | 'Strict';
 
@@ -23,54 +23,20 @@ export interface FieldProblem {
   readonly path: string;
 }
 
-/** What the schema expects of a value. */
-type Expect =
-  | { readonly k: 'msg'; readonly name: string }
-  | { readonly k: 'map'; readonly values: Expect }
-  | { readonly k: 'list'; readonly items: Expect }
-  /** Scalars and embedded raw JSON: nothing inside is checked. */
-  | { readonly k: 'skip' }
-  /** No schema: only duplicate keys are looked for. */
-  | { readonly k: 'free' };
+/** What the walk expects of a value: a schema node, or nothing known (only duplicate keys are looked for). */
+type Expect = TypeSchema | { readonly kind: 'free' };
 
-const SKIP: Expect = { k: 'skip' };
-const FREE: Expect = { k: 'free' };
-const expectCache = new WeakMap<FieldSchema, Expect>();
-const elementCache = new Map<string, Expect>();
-
-function expectElement(type: string): Expect {
-  let e = elementCache.get(type);
-  if (!e) {
-    const wk = wellKnownShape(type);
-    if (isScalar(type)) e = SKIP;
-    else if (wk) e = wk.kind === 'array' ? { k: 'list', items: SKIP } : SKIP;
-    else e = { k: 'msg', name: type };
-    elementCache.set(type, e);
-  }
-  return e;
-}
-
-function expectField(field: FieldSchema): Expect {
-  let e = expectCache.get(field);
-  if (!e) {
-    const element = expectElement(field.type);
-    e = field.keyType ? { k: 'map', values: element } : field.repeated ? { k: 'list', items: element } : element;
-    expectCache.set(field, e);
-  }
-  return e;
-}
-
-function knowsTypeMeta(message: string, isRoot: boolean): boolean {
-  return isRoot || getMessage(message)?.typeMeta === true;
-}
+const FREE: Expect = { kind: 'free' };
+/** A value nothing inside of which is looked at (an unknown field, embedded raw JSON). */
+const OPAQUE: Expect = { kind: 'any' };
 
 function isTypeMetaKey(key: string): boolean {
   return key === 'apiVersion' || key === 'kind';
 }
 
-/** The field named `key`, never an inherited property (`constructor`, `__proto__` are just unknown keys). */
-function ownField(fields: Readonly<Record<string, FieldSchema>>, key: string): FieldSchema | undefined {
-  return Object.hasOwn(fields, key) ? fields[key] : undefined;
+/** Values whose insides are not checked: scalars and embedded raw JSON. */
+function opaque(e: Expect): boolean {
+  return e.kind !== 'object' && e.kind !== 'map' && e.kind !== 'array' && e.kind !== 'free';
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -82,15 +48,15 @@ function childPath(parent: string, key: string): string {
 }
 
 function walk(expect: Expect, value: unknown, path: string, isRoot: boolean, out: string[], remove: boolean): void {
-  switch (expect.k) {
-    case 'msg': {
-      if (!isPlainObject(value) || !getMessage(expect.name)) return;
-      const fields = fieldsOf(expect.name);
-      const typeMeta = knowsTypeMeta(expect.name, isRoot);
+  switch (expect.kind) {
+    case 'object': {
+      if (!isPlainObject(value)) return;
+      // apiVersion and kind are known at the top level and in every type that embeds TypeMeta.
+      const typeMeta = isRoot || expect.typeMeta;
       for (const key of Object.keys(value)) {
-        const field = ownField(fields, key);
+        const field = expect.fields.get(key);
         if (field) {
-          walk(expectField(field), value[key], childPath(path, key), false, out, remove);
+          walk(field.schema, value[key], childPath(path, key), false, out, remove);
         } else if (!(typeMeta && isTypeMetaKey(key))) {
           out.push(childPath(path, key));
           if (remove) delete value[key];
@@ -99,11 +65,11 @@ function walk(expect: Expect, value: unknown, path: string, isRoot: boolean, out
       return;
     }
     case 'map':
-      if (!isPlainObject(value) || expect.values.k === 'skip') return;
+      if (!isPlainObject(value) || opaque(expect.values)) return;
       for (const key of Object.keys(value)) walk(expect.values, value[key], childPath(path, key), false, out, remove);
       return;
-    case 'list':
-      if (!Array.isArray(value) || expect.items.k === 'skip') return;
+    case 'array':
+      if (!Array.isArray(value) || opaque(expect.items)) return;
       for (let i = 0; i < value.length; i++) walk(expect.items, value[i], `${path}[${i}]`, false, out, remove);
       return;
     default:
@@ -118,10 +84,9 @@ function walk(expect: Expect, value: unknown, path: string, isRoot: boolean, out
  *
  * @example findUnknownFields('k8s.io.api.core.v1.ConfigMap', { data: {}, spec: { a: 1 } }) // ['spec']
  */
-export function findUnknownFields(messageName: string, obj: unknown): string[] {
-  // A kind without a generated message (a custom resource, say) has no schema to check against.
+export function findUnknownFields(schema: ObjectSchema, obj: unknown): string[] {
   const out: string[] = [];
-  walk({ k: 'msg', name: messageName }, obj, '', true, out, false);
+  walk(schema, obj, '', true, out, false);
   return out;
 }
 
@@ -129,9 +94,9 @@ export function findUnknownFields(messageName: string, obj: unknown): string[] {
  * Removes, in place, the fields `findUnknownFields` would report (what Ignore and Warn do: the object
  * is stored without them). Returns their paths.
  */
-export function removeUnknownFields(messageName: string, obj: unknown): string[] {
+export function removeUnknownFields(schema: ObjectSchema, obj: unknown): string[] {
   const out: string[] = [];
-  walk({ k: 'msg', name: messageName }, obj, '', true, out, true);
+  walk(schema, obj, '', true, out, true);
   return out;
 }
 
@@ -244,25 +209,25 @@ function seenBefore(frame: Frame, key: string): boolean {
 function onKey(stack: Frame[], frame: Frame, key: string, out: FieldProblem[]): Expect {
   const duplicate = seenBefore(frame, key);
   const expect = frame.expect;
-  if (expect.k === 'msg') {
-    const field = ownField(fieldsOf(expect.name), key);
+  if (expect.kind === 'object') {
+    const field = expect.fields.get(key);
     if (!field) {
-      if (knowsTypeMeta(expect.name, frame.isRoot) && isTypeMetaKey(key)) {
+      if ((frame.isRoot || expect.typeMeta) && isTypeMetaKey(key)) {
         if (duplicate) out.push({ kind: 'duplicate', path: framePath(stack, key) });
-        return SKIP;
+        return OPAQUE;
       }
       // Unknown and repeated: reported once, as unknown.
       if (!frame.unknown?.has(key)) {
         (frame.unknown ??= new Set()).add(key);
         out.push({ kind: 'unknown', path: framePath(stack, key) });
       }
-      return SKIP;
+      return OPAQUE;
     }
     if (duplicate) out.push({ kind: 'duplicate', path: framePath(stack, key) });
-    return expectField(field);
+    return field.schema;
   }
   if (duplicate) out.push({ kind: 'duplicate', path: framePath(stack, key) });
-  return expect.k === 'map' ? expect.values : FREE;
+  return expect.kind === 'map' ? expect.values : FREE;
 }
 
 function scan(text: string, root: Expect): FieldProblem[] {
@@ -278,8 +243,8 @@ function scan(text: string, root: Expect): FieldProblem[] {
     const c = text.charCodeAt(i);
     const isObject = c === Ch.OpenBrace;
     if (isObject || c === Ch.OpenBracket) {
-      const matches = isObject ? expect.k === 'msg' || expect.k === 'map' || expect.k === 'free'
-        : expect.k === 'list' || expect.k === 'free';
+      const matches = isObject ? expect.kind === 'object' || expect.kind === 'map' || expect.kind === 'free'
+        : expect.kind === 'array' || expect.kind === 'free';
       if (!matches) {
         i = containerEnd(text, i);
       } else {
@@ -293,7 +258,7 @@ function scan(text: string, root: Expect): FieldProblem[] {
         } else {
           const top = stack[stack.length - 1];
           if (top.isArray) {
-            expect = top.expect.k === 'list' ? top.expect.items : FREE;
+            expect = top.expect.kind === 'array' ? top.expect.items : FREE;
             seg = 0;
             continue;
           }
@@ -322,7 +287,7 @@ function scan(text: string, root: Expect): FieldProblem[] {
         i = skipWs(text, i + 1);
         if (top.isArray) {
           top.index++;
-          expect = top.expect.k === 'list' ? top.expect.items : FREE;
+          expect = top.expect.kind === 'array' ? top.expect.items : FREE;
           seg = top.index;
         } else {
           const next = readMember(text, i, stack, top, out);
@@ -367,8 +332,8 @@ export function findDuplicateFields(jsonText: string): string[] {
  * reports them, from one pass over the text (run it beside `JSON.parse`, not instead of it).
  * For bodies that were not JSON (YAML, CBOR) use `findUnknownFields` on the decoded object.
  */
-export function findFieldProblems(messageName: string, jsonText: string): FieldProblem[] {
-  return scan(jsonText, getMessage(messageName) ? { k: 'msg', name: messageName } : FREE);
+export function findFieldProblems(schema: ObjectSchema, jsonText: string): FieldProblem[] {
+  return scan(jsonText, schema);
 }
 
 /**

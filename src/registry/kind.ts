@@ -1,6 +1,7 @@
 import type { FieldError } from '../api/errors.ts';
 import type { RequestContext } from '../api/request-context.ts';
 import type { KubeObject } from '../api/types.ts';
+import { messageSchema, type ObjectSchema } from '../schema/type-schema.ts';
 
 /** The verbs a REST resource can support; routes exist only for the ones a kind lists. */
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
@@ -132,6 +133,11 @@ export interface KindDefinition {
   readonly verbs: readonly Verb[];
   /** Key of the message in the generated schema (`k8s.io.api.core.v1.ConfigMap`, as in protobuf descriptors). */
   readonly schemaMessage: string;
+  /**
+   * The type-schema object every walker reads (type checks, nulls, field validation, patch). Built-in
+   * kinds get it compiled from `schemaMessage`; a custom resource will bring one from its CRD.
+   */
+  readonly schema: ObjectSchema;
   /** Served unless --runtime-config turns it off (true), or only when it turns it on (false: beta and alpha kinds). */
   readonly enabledByDefault: boolean;
   /** Subresources, each with its verbs and strategy (see `statusSubresource`). */
@@ -200,6 +206,7 @@ export function defineKind(input: KindInput): KindDefinition {
     deleteStrategy: {},
     wire: BUILTIN_WIRE,
     ...input,
+    schema: input.schema ?? messageSchema(input.schemaMessage),
   });
 }
 

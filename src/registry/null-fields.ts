@@ -1,14 +1,12 @@
-import { fieldsOf, shapeOfField, type JsonShape } from '../schema/generated/index.ts';
-
-type Shape = JsonShape | { readonly kind: 'map'; readonly values: JsonShape };
+import type { ObjectSchema, TypeSchema } from '../schema/type-schema.ts';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** What Go's decoder puts where JSON has null inside a map or a list: the zero value of the element. */
-function zeroOf(shape: Shape): unknown {
-  switch (shape.kind) {
+function zeroOf(schema: TypeSchema): unknown {
+  switch (schema.kind) {
     case 'string':
       return '';
     case 'integer':
@@ -17,7 +15,7 @@ function zeroOf(shape: Shape): unknown {
       return 0;
     case 'boolean':
       return false;
-    case 'message':
+    case 'object':
     case 'map':
       return {};
     case 'array':
@@ -27,18 +25,18 @@ function zeroOf(shape: Shape): unknown {
   }
 }
 
-function normalize(shape: Shape, value: unknown): void {
-  if (shape.kind === 'message' && isObject(value)) {
-    dropNullFields(shape.message, value);
-  } else if (shape.kind === 'map' && isObject(value)) {
+function normalize(schema: TypeSchema, value: unknown): void {
+  if (schema.kind === 'object' && isObject(value)) {
+    dropNullFields(schema, value);
+  } else if (schema.kind === 'map' && isObject(value)) {
     for (const [k, v] of Object.entries(value)) {
-      if (v === null) value[k] = zeroOf(shape.values);
-      else normalize(shape.values, v);
+      if (v === null) value[k] = zeroOf(schema.values);
+      else normalize(schema.values, v);
     }
-  } else if (shape.kind === 'array' && Array.isArray(value)) {
+  } else if (schema.kind === 'array' && Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      if (value[i] === null) value[i] = zeroOf(shape.items);
-      else normalize(shape.items, value[i]);
+      if (value[i] === null) value[i] = zeroOf(schema.items);
+      else normalize(schema.items, value[i]);
     }
   }
 }
@@ -49,15 +47,14 @@ function normalize(shape: Shape, value: unknown): void {
  * or list becomes the element's zero value. Embedded free-form JSON (RawExtension, FieldsV1) and
  * fields the schema does not know are left alone. Changes the object in place.
  */
-export function dropNullFields(message: string, obj: Record<string, unknown>): void {
-  const fields = fieldsOf(message);
+export function dropNullFields(schema: ObjectSchema, obj: Record<string, unknown>): void {
   for (const key of Object.keys(obj)) {
     const value = obj[key];
-    const field = Object.hasOwn(fields, key) ? fields[key] : undefined;
+    const field = schema.fields.get(key);
     if (value === null) {
       if (field || key === 'apiVersion' || key === 'kind') delete obj[key];
       continue;
     }
-    if (field) normalize(shapeOfField(field), value);
+    if (field) normalize(field.schema, value);
   }
 }

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { ApiError } from '../../src/api/errors.ts';
+import { messageSchema, type ObjectSchema } from '../../src/schema/type-schema.ts';
 
-export const CONFIG_MAP = 'k8s.io.api.core.v1.ConfigMap';
-export const NAMESPACE = 'k8s.io.api.core.v1.Namespace';
-export const POD = 'k8s.io.api.core.v1.Pod';
-export const DEPLOYMENT = 'k8s.io.api.apps.v1.Deployment';
+export const CONFIG_MAP = messageSchema('k8s.io.api.core.v1.ConfigMap');
+export const NAMESPACE = messageSchema('k8s.io.api.core.v1.Namespace');
+export const POD = messageSchema('k8s.io.api.core.v1.Pod');
+export const DEPLOYMENT = messageSchema('k8s.io.api.apps.v1.Deployment');
 
 type Json = Record<string, unknown>;
 

@@ -2,10 +2,11 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyStrategicMergePatch } from '../../src/registry/patch/strategic-merge-patch.ts';
 import { CONFIG_MAP, DEPLOYMENT, NAMESPACE, POD, configMap, container, expectApiError, names, namespace, ownerRef, pod } from './helpers.ts';
+import { messageSchema, type ObjectSchema } from '../../src/schema/type-schema.ts';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const smp = (current: object, patch: unknown, message: string): Obj => applyStrategicMergePatch(current, patch, message) as Obj;
+const smp = (current: object, patch: unknown, message: ObjectSchema): Obj => applyStrategicMergePatch(current, patch, message) as Obj;
 
 /** Every key in a document that starts with `$`. */
 function dollarKeys(value: unknown, path = ''): string[] {

@@ -2,10 +2,11 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyStrategicMergePatch } from '../../src/registry/patch/strategic-merge-patch.ts';
 import { CONFIG_MAP, NAMESPACE, POD, configMap, container, expectApiError, frozen, names, namespace, ownerRef, pod } from './helpers.ts';
+import { messageSchema, type ObjectSchema } from '../../src/schema/type-schema.ts';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const smp = (current: object, patch: unknown, message: string): Obj => applyStrategicMergePatch(current, patch, message) as Obj;
+const smp = (current: object, patch: unknown, message: ObjectSchema): Obj => applyStrategicMergePatch(current, patch, message) as Obj;
 
 describe('strategic merge patch: maps', () => {
   test('ConfigMap data merges and null deletes a key', () => {
@@ -43,7 +44,7 @@ describe('strategic merge patch: maps', () => {
       metadata: { name: 'pdb' },
       spec: { minAvailable: 1, selector: { matchLabels: { app: 'a' }, matchExpressions: [{ key: 'k', operator: 'Exists' }] } },
     };
-    const out = smp(pdb, { spec: { selector: { matchLabels: { app: 'b' } } } }, 'k8s.io.api.policy.v1.PodDisruptionBudget');
+    const out = smp(pdb, { spec: { selector: { matchLabels: { app: 'b' } } } }, messageSchema('k8s.io.api.policy.v1.PodDisruptionBudget'));
     assert.deepEqual(out.spec.selector, { matchLabels: { app: 'b' } });
     assert.equal(out.spec.minAvailable, 1);
   });
@@ -186,7 +187,7 @@ describe('strategic merge patch: bodies it refuses', () => {
     expectApiError(() => smp(configMap(), 'x', CONFIG_MAP), 400, 'BadRequest', 'json: cannot unmarshal string into Go value of type map[string]interface {}');
   });
 
-  test('a message the schema does not know is 400 as for custom resources', () => {
-    expectApiError(() => smp({}, {}, 'example.com.v1.Widget'), 400, 'BadRequest', 'strategic merge patch format is not supported');
+  test('a kind without a schema to merge by is 400 as for custom resources', () => {
+    expectApiError(() => applyStrategicMergePatch({}, {}, undefined), 400, 'BadRequest', 'strategic merge patch format is not supported');
   });
 });

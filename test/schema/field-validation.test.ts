@@ -10,13 +10,14 @@ import {
   strictDecodingError,
   strictDecodingMessage,
 } from '../../src/registry/field-validation.ts';
+import { messageSchema, type ObjectSchema } from '../../src/schema/type-schema.ts';
 
-const CONFIG_MAP = 'k8s.io.api.core.v1.ConfigMap';
-const SECRET = 'k8s.io.api.core.v1.Secret';
-const NAMESPACE = 'k8s.io.api.core.v1.Namespace';
-const LEASE = 'k8s.io.api.coordination.v1.Lease';
-const EVENT = 'k8s.io.api.events.v1.Event';
-const DEPLOYMENT = 'k8s.io.api.apps.v1.Deployment';
+const CONFIG_MAP = messageSchema('k8s.io.api.core.v1.ConfigMap');
+const SECRET = messageSchema('k8s.io.api.core.v1.Secret');
+const NAMESPACE = messageSchema('k8s.io.api.core.v1.Namespace');
+const LEASE = messageSchema('k8s.io.api.coordination.v1.Lease');
+const EVENT = messageSchema('k8s.io.api.events.v1.Event');
+const DEPLOYMENT = messageSchema('k8s.io.api.apps.v1.Deployment');
 
 /** A ConfigMap body with the given extra top-level members. */
 function configMap(extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -25,7 +26,7 @@ function configMap(extra: Record<string, unknown> = {}): Record<string, unknown>
 }
 
 /** The problems of a JSON text as warning texts. */
-function problems(message: string, text: string): string[] {
+function problems(message: ObjectSchema, text: string): string[] {
   return findFieldProblems(message, text).map(fieldProblemText);
 }
 
@@ -42,7 +43,7 @@ describe('findUnknownFields', () => {
   });
 
   it('accepts apiVersion and kind at the top level even where the message has no TypeMeta', () => {
-    assert.deepEqual(findUnknownFields('k8s.io.api.core.v1.PodTemplateSpec', { apiVersion: 'v1', kind: 'X' }), []);
+    assert.deepEqual(findUnknownFields(messageSchema('k8s.io.api.core.v1.PodTemplateSpec'), { apiVersion: 'v1', kind: 'X' }), []);
     assert.deepEqual(findUnknownFields(DEPLOYMENT, { spec: { template: { apiVersion: 'v1' } } }), ['spec.template.apiVersion']);
   });
 
@@ -83,7 +84,7 @@ describe('findUnknownFields', () => {
     const revision = { apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: 'r', managedFields: [
       { manager: 'm', operation: 'Apply', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:x': {} } } },
     ] }, revision: 1, data: { anything: { goes: [1, 2] } } };
-    assert.deepEqual(findUnknownFields('k8s.io.api.apps.v1.ControllerRevision', revision), []);
+    assert.deepEqual(findUnknownFields(messageSchema('k8s.io.api.apps.v1.ControllerRevision'), revision), []);
   });
 
   it('follows inline-embedded structs (volumes, probes) like the JSON does', () => {
@@ -150,7 +151,7 @@ describe('findFieldProblems', () => {
     const body = '{"metadata":{"annotations":{"a":"1","a":"2"}},"bogus":{"x":1,"x":2},"data":{"k":"v"}}';
     assert.deepEqual(problems(CONFIG_MAP, body), ['duplicate field "metadata.annotations.a"', 'unknown field "bogus"']);
     const revision = '{"data":{"x":1,"x":2},"revision":1}';
-    assert.deepEqual(problems('k8s.io.api.apps.v1.ControllerRevision', revision), []);
+    assert.deepEqual(problems(messageSchema('k8s.io.api.apps.v1.ControllerRevision'), revision), []);
   });
 
   it('finds the same unknown fields as the object walk', () => {

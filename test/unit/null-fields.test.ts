@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { dropNullFields } from '../../src/registry/null-fields.ts';
+import { messageSchema, type ObjectSchema } from '../../src/schema/type-schema.ts';
 
 test('null fields are unset, nulls inside maps and lists become zero values, unknown fields stay', () => {
   const cm: Record<string, unknown> = {
@@ -12,7 +13,7 @@ test('null fields are unset, nulls inside maps and lists become zero values, unk
     immutable: null,
     notInSchema: null,
   };
-  dropNullFields('k8s.io.api.core.v1.ConfigMap', cm);
+  dropNullFields(messageSchema('k8s.io.api.core.v1.ConfigMap'), cm);
   assert.deepEqual(cm, {
     apiVersion: 'v1',
     metadata: { name: 'x', annotations: { a: '', b: 'kept' }, finalizers: ['f', ''] },
@@ -28,7 +29,7 @@ test('nested messages and lists of messages are walked; free-form JSON is not', 
       managedFields: [{ manager: 'm', fieldsV1: { 'f:data': null }, time: null }],
     },
   };
-  dropNullFields('k8s.io.api.core.v1.ConfigMap', cm);
+  dropNullFields(messageSchema('k8s.io.api.core.v1.ConfigMap'), cm);
   assert.deepEqual(cm, {
     metadata: {
       ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'n', uid: 'u' }],

@@ -107,16 +107,16 @@ export function applyFieldValidation(
   yamlDuplicates: readonly string[] = [],
 ): void {
   if (directive === 'Ignore') {
-    removeUnknownFields(scope.kind.schemaMessage, object);
+    removeUnknownFields(scope.kind.schema, object);
     return;
   }
   let problems: FieldProblem[];
   if (jsonText !== undefined) {
-    problems = findFieldProblems(scope.kind.schemaMessage, jsonText);
-    if (problems.length > 0) removeUnknownFields(scope.kind.schemaMessage, object);
+    problems = findFieldProblems(scope.kind.schema, jsonText);
+    if (problems.length > 0) removeUnknownFields(scope.kind.schema, object);
   } else {
     // YAML reaches the decoder as JSON made from a Go map, whose keys are sorted: so are its problems.
-    problems = removeUnknownFields(scope.kind.schemaMessage, object)
+    problems = removeUnknownFields(scope.kind.schema, object)
       .sort()
       .map((path) => ({ kind: 'unknown' as const, path }));
   }

@@ -38,11 +38,11 @@ export async function handlePatch(ctx: Context, scope: RequestScope): Promise<vo
     precondition,
     build: (current) => {
       // A patch never creates: the store calls this with the stored object only.
-      const patched = applyPatch(format as PatchKind, current!, patch, scope.kind.schemaMessage) as KubeObject;
+      const patched = applyPatch(format as PatchKind, current!, patch, scope.kind.schema) as KubeObject;
       // A JSON patch can put a deep value under a deep path: the result is bounded too.
       assertObjectDepth(patched, 'object');
       // A patched result that does not decode is the patch's fault: 422 on the field "patch", as upstream.
-      const typeError = findTypeError(scope.kind.schemaMessage, patched);
+      const typeError = findTypeError(scope.kind.schema, patched);
       if (typeError) {
         throw invalid('', '', '', [{ type: 'FieldValueInvalid', field: 'patch', value: JSON.stringify(patched), detail: typeError }]);
       }

@@ -3,8 +3,9 @@
  * PATCH besides server-side apply. Pure: `current` and `patch` are never changed; the result is new.
  *
  * @example
- * const next = applyPatch('strategic-merge-patch', configMap, { data: { b: '2' } }, 'k8s.io.api.core.v1.ConfigMap');
+ * const next = applyPatch('strategic-merge-patch', configMap, { data: { b: '2' } }, configMaps.schema);
  */
+import type { ObjectSchema } from '../../schema/type-schema.ts';
 import { applyJsonPatch } from './json-patch.ts';
 import { applyMergePatch } from './merge-patch.ts';
 import { applyStrategicMergePatch } from './strategic-merge-patch.ts';
@@ -19,17 +20,16 @@ export const PATCH_CONTENT_TYPES: Readonly<Record<string, PatchFormat>> = {
 };
 
 /**
- * @param messageName the schema message of the object (`k8s.io.api.core.v1.ConfigMap`); only strategic
- *   merge patch reads it.
+ * @param schema the object's type schema; only strategic merge patch reads it.
  * @throws ApiError with the status kube-apiserver answers for a patch that is malformed or does not apply.
  */
-export function applyPatch(format: PatchFormat, current: object, patch: unknown, messageName: string): object {
+export function applyPatch(format: PatchFormat, current: object, patch: unknown, schema: ObjectSchema): object {
   switch (format) {
     case 'json-patch':
       return applyJsonPatch(current, patch);
     case 'merge-patch':
       return applyMergePatch(current, patch);
     case 'strategic-merge-patch':
-      return applyStrategicMergePatch(current, patch, messageName);
+      return applyStrategicMergePatch(current, patch, schema);
   }
 }

@@ -3,13 +3,13 @@
  * schema of its value. Only the patch markers count (`patchStrategy`, `patchMergeKey`, the Go struct tags
  * upstream reads); `listType`/`mapType` markers do not change how a strategic merge patch merges.
  */
-import { fieldsOf, getMessage, isScalar, wellKnownShape, type FieldSchema } from '../../schema/generated/index.ts';
+import type { FieldNode, ObjectSchema, TypeSchema } from '../../schema/type-schema.ts';
 
 /**
- * A message by name, a map whose values have one schema, or `null` for anything without a schema
+ * An object schema, a map whose values have one schema, or `null` for anything without a schema
  * (unknown fields, scalars, embedded raw JSON): those merge like a JSON merge patch.
  */
-export type PatchSchema = string | { readonly mapValues: PatchSchema } | null;
+export type PatchSchema = ObjectSchema | { readonly mapValues: PatchSchema } | null;
 
 export interface FieldPatchMeta {
   /** `merge`, `replace`, or `''` for the default (maps merge, lists are replaced). */
@@ -24,34 +24,33 @@ export interface FieldPatchMeta {
 
 const NO_META: FieldPatchMeta = { strategy: '', retainKeys: false, mergeKey: '', schema: null };
 
-function typeSchema(type: string): PatchSchema {
-  if (isScalar(type) || wellKnownShape(type) || !getMessage(type)) return null;
-  return type;
+function patchSchemaOf(schema: TypeSchema): PatchSchema {
+  if (schema.kind === 'object') return schema;
+  if (schema.kind === 'map') return { mapValues: patchSchemaOf(schema.values) };
+  return null;
 }
 
-function metaOf(field: FieldSchema): FieldPatchMeta {
-  const strategies = (field.patchStrategy ?? '').split(',').filter(Boolean);
-  const element = typeSchema(field.type);
+function metaOf(field: FieldNode): FieldPatchMeta {
+  const s = field.schema;
   return {
-    strategy: strategies.find((s) => s !== 'retainKeys') ?? '',
-    retainKeys: strategies.includes('retainKeys'),
-    mergeKey: field.patchMergeKey ?? '',
-    schema: field.keyType ? { mapValues: element } : element,
+    strategy: field.patchStrategies.find((x) => x !== 'retainKeys') ?? '',
+    retainKeys: field.patchStrategies.includes('retainKeys'),
+    mergeKey: field.patchMergeKey,
+    schema: s.kind === 'array' ? patchSchemaOf(s.items) : patchSchemaOf(s),
   };
 }
 
 /** The patch metadata of `key` inside a value of `schema`; fields the schema does not know get none. */
 export function lookupField(schema: PatchSchema, key: string): FieldPatchMeta {
   if (schema === null) return NO_META;
-  if (typeof schema !== 'string') return { ...NO_META, schema: schema.mapValues };
-  const fields = fieldsOf(schema);
-  return Object.hasOwn(fields, key) ? metaOf(fields[key]) : NO_META;
+  if (!('kind' in schema)) return { ...NO_META, schema: schema.mapValues };
+  const field = schema.fields.get(key);
+  return field ? metaOf(field) : NO_META;
 }
 
-/** A short name for messages (`k8s.io.api.core.v1.Toleration` → `v1.Toleration`). */
+/** A short name for object schemas (`v1.Toleration`). */
 export function schemaName(schema: PatchSchema): string {
   if (schema === null) return 'unknown';
-  if (typeof schema !== 'string') return 'map';
-  const parts = schema.split('.');
-  return parts.slice(-2).join('.');
+  if (!('kind' in schema)) return 'map';
+  return schema.goName;
 }

@@ -12,7 +12,7 @@
  * applyStrategicMergePatch(pod, { spec: { containers: [{ name: 'app', image: 'nginx:2' }] } },
  *   'k8s.io.api.core.v1.Pod'); // updates the container named app, keeps the others
  */
-import { getMessage } from '../../schema/generated/index.ts';
+import type { ObjectSchema } from '../../schema/type-schema.ts';
 import { badRequest } from '../../api/errors.ts';
 import { goString, goValue } from '../../api/go/values.ts';
 import { cloneJson, isJsonObject, jsonKind, ownValue, setKey, type JsonObject, type JsonValue } from './json-value.ts';
@@ -105,14 +105,15 @@ function mergeMap(original: JsonObject, patch: JsonObject, schema: PatchSchema):
 }
 
 /**
- * Applies a strategic merge patch to a copy of `current`, an object of the schema message `messageName`.
+ * Applies a strategic merge patch to a copy of `current`, an object of `schema` (undefined: a kind
+ * without a schema to merge by, refused).
  * A `null` patch changes nothing.
  * @throws ApiError 400 when the patch is not an object or a directive is malformed (see patch-errors.ts),
  *   422 for lists of lists.
  */
-export function applyStrategicMergePatch(current: object, patch: unknown, messageName: string): JsonObject {
-  if (!getMessage(messageName)) throw badRequest(UNSUPPORTED_SMP);
+export function applyStrategicMergePatch(current: object, patch: unknown, schema: ObjectSchema | undefined): JsonObject {
+  if (!schema) throw badRequest(UNSUPPORTED_SMP);
   if (patch === null || patch === undefined) return cloneJson(current) as JsonObject;
   if (!isJsonObject(patch)) throw undecodablePatch(jsonKind(patch), 'map[string]interface {}');
-  return mergeMap(cloneJson(current) as JsonObject, cloneJson(patch), messageName);
+  return mergeMap(cloneJson(current) as JsonObject, cloneJson(patch), schema);
 }
