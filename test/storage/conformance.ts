@@ -13,6 +13,35 @@ export interface StorageUnderTest {
   close(): Promise<void>;
 }
 
+/** A ConfigMap as storage takes it (uid set, version left to storage). */
+export function storedConfigMap(namespace: string, name: string, data: Record<string, string> = {}, labels?: Record<string, string>): StoredKubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace, uid: randomUUID(), resourceVersion: '', ...(labels ? { labels } : {}) },
+    data,
+  };
+}
+
+/** Watches from a version and collects deliveries until `count` arrived (or 3 s pass). */
+export async function collectWatch(storage: Storage, ref: ResourceRef, namespace: string, fromVersion: number, count: number, labelSelector?: string) {
+  const events: WatchDelivery[] = [];
+  let resolve!: () => void;
+  const enough = new Promise<void>((r) => (resolve = r));
+  const filter = labelSelector ? parseSelectors(configMaps, labelSelector).filter : undefined;
+  const handle = await storage.watch(ref, { namespace, fromVersion, filter }, {
+    onEvent: (ev) => {
+      events.push(ev);
+      if (events.length >= count) resolve();
+    },
+    onClose: () => resolve(),
+  });
+  return {
+    events,
+    done: Promise.race([enough, new Promise<void>((r) => setTimeout(r, 3000))]).then(() => handle.stop()),
+  };
+}
+
 /**
  * The contract of `Storage` (src/storage/storage.ts), written once and run against every
  * implementation: writes with versions and preconditions, batching, lists at a version and in pages,
@@ -34,33 +63,9 @@ export function storageConformance(name: string, open: () => Promise<StorageUnde
 
     const key = (namespace: string, name: string): ObjectKey => ({ ...CM, namespace, name });
 
-    function configMap(namespace: string, name: string, data: Record<string, string> = {}, labels?: Record<string, string>): StoredKubeObject {
-      return {
-        apiVersion: 'v1',
-        kind: 'ConfigMap',
-        metadata: { name, namespace, uid: randomUUID(), resourceVersion: '', ...(labels ? { labels } : {}) },
-        data,
-      };
-    }
-
-    /** Collects watch deliveries until `count` arrived (or the deadline passes). */
-    async function collect(namespace: string, fromVersion: number, count: number, labelSelector?: string) {
-      const events: WatchDelivery[] = [];
-      let resolve!: () => void;
-      const enough = new Promise<void>((r) => (resolve = r));
-      const filter = labelSelector ? parseSelectors(configMaps, labelSelector).filter : undefined;
-      const handle = await storage.watch(CM, { namespace, fromVersion, filter }, {
-        onEvent: (ev) => {
-          events.push(ev);
-          if (events.length >= count) resolve();
-        },
-        onClose: () => resolve(),
-      });
-      return {
-        events,
-        done: Promise.race([enough, new Promise<void>((r) => setTimeout(r, 3000))]).then(() => handle.stop()),
-      };
-    }
+    const configMap = storedConfigMap;
+    const collect = (namespace: string, fromVersion: number, count: number, labelSelector?: string) =>
+      collectWatch(storage, CM, namespace, fromVersion, count, labelSelector);
 
     test('writes get increasing versions and conflicts are detected on the stored version', async () => {
       const a = await storage.create(key('s1', 'a'), configMap('s1', 'a', { v: '1' }));

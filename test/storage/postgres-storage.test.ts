@@ -3,13 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import pino from 'pino';
 import type { StoredKubeObject } from '../../src/api/types.ts';
-import { parseSelectors } from '../../src/registry/filter.ts';
-import { configMaps } from '../../src/kinds/config-map.ts';
 import { Compactor } from '../../src/storage/postgres/compactor.ts';
 import { migrateUp, openDatabase, type Database } from '../../src/storage/postgres/database.ts';
 import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.ts';
-import { StorageError, type ObjectKey, type WatchDelivery } from '../../src/storage/storage.ts';
+import { StorageError, type ObjectKey } from '../../src/storage/storage.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { collectWatch, storedConfigMap } from './conformance.ts';
 
 const logger = pino({ level: 'silent' });
 let testDb: TestDatabase;
@@ -35,33 +34,8 @@ function key(namespace: string, name: string): ObjectKey {
   return { ...CM, namespace, name };
 }
 
-function configMap(namespace: string, name: string, data: Record<string, string> = {}, labels?: Record<string, string>): StoredKubeObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: { name, namespace, uid: randomUUID(), resourceVersion: '', ...(labels ? { labels } : {}) },
-    data,
-  };
-}
-
-/** Collects watch deliveries until `count` arrived (or the deadline passes). */
-async function collect(namespace: string, fromVersion: number, count: number, labelSelector?: string) {
-  const events: WatchDelivery[] = [];
-  let resolve!: () => void;
-  const enough = new Promise<void>((r) => (resolve = r));
-  const filter = labelSelector ? parseSelectors(configMaps, labelSelector).filter : undefined;
-  const handle = await storage.watch(CM, { namespace, fromVersion, filter }, {
-    onEvent: (ev) => {
-      events.push(ev);
-      if (events.length >= count) resolve();
-    },
-    onClose: () => resolve(),
-  });
-  return {
-    events,
-    done: Promise.race([enough, new Promise<void>((r) => setTimeout(r, 3000))]).then(() => handle.stop()),
-  };
-}
+const configMap = storedConfigMap;
+const collect = (namespace: string, fromVersion: number, count: number, labelSelector?: string) => collectWatch(storage, CM, namespace, fromVersion, count, labelSelector);
 
 test('a watcher that cannot keep up is closed', async () => {
   const start = await storage.currentVersion();
