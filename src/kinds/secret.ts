@@ -4,13 +4,19 @@ import { defineKind } from '../registry/kind.ts';
 import { countKeys } from './columns.ts';
 import { dataKeyErrors, dataSize, immutableDataErrors, isBase64, isMap, MAX_DATA_SIZE, stringMapErrors } from './data-keys.ts';
 import * as field from '../registry/validation/field.ts';
+import { jsonSyntaxError } from '../codecs/json-syntax.ts';
 
 /** Keys a Secret of a given type must carry in data. */
 const REQUIRED_KEYS: Record<string, string[]> = {
   'kubernetes.io/dockercfg': ['.dockercfg'],
   'kubernetes.io/dockerconfigjson': ['.dockerconfigjson'],
   'kubernetes.io/tls': ['tls.crt', 'tls.key'],
-  'kubernetes.io/ssh-auth': ['ssh-privatekey'],
+};
+
+/** Docker config secrets hold JSON under their key. */
+const JSON_KEYS: Record<string, string> = {
+  'kubernetes.io/dockercfg': '.dockercfg',
+  'kubernetes.io/dockerconfigjson': '.dockerconfigjson',
 };
 
 /** stringData is write-only: its values override data (base64-encoded) and it is never stored. */
@@ -24,6 +30,16 @@ function foldStringData(obj: KubeObject): void {
     obj.data = data;
   }
   delete obj.stringData;
+}
+
+/** Why decoded bytes are not a JSON object, as Go's json.Unmarshal into a map says it. */
+function dockerConfigProblem(bytes: Buffer): string | undefined {
+  const syntax = jsonSyntaxError(bytes);
+  if (syntax) return syntax;
+  const value = JSON.parse(bytes.toString('utf8')) as unknown;
+  if (value === null || isMap(value)) return undefined;
+  const what = Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value;
+  return `json: cannot unmarshal ${what} into Go value of type map[string]interface {}`;
 }
 
 function validateSecret(obj: Record<string, unknown>): FieldError[] {
@@ -45,8 +61,19 @@ function validateSecret(obj: Record<string, unknown>): FieldError[] {
     for (const key of REQUIRED_KEYS[type] ?? []) {
       if (!isMap(obj.data) || !Object.hasOwn(obj.data, key)) errs.push(field.required(field.path('data').key(key)));
     }
-    if (type === 'kubernetes.io/basic-auth' && isMap(obj.data) && !('username' in obj.data) && !('password' in obj.data)) {
-      errs.push(field.required(field.path('data').key('username'), 'either username or password is required'));
+    const data = isMap(obj.data) ? obj.data : {};
+    const jsonKey = JSON_KEYS[type];
+    if (jsonKey && typeof data[jsonKey] === 'string') {
+      const problem = dockerConfigProblem(Buffer.from(data[jsonKey], 'base64'));
+      if (problem) errs.push(field.invalid(field.path('data').key(jsonKey), '<secret contents redacted>', problem));
+    }
+    // Either may be empty, but one must be there: upstream then names both.
+    if (type === 'kubernetes.io/basic-auth' && !Object.hasOwn(data, 'username') && !Object.hasOwn(data, 'password')) {
+      errs.push(field.required(field.path('data').key('username')), field.required(field.path('data').key('password')));
+    }
+    // The private key must be there and not empty.
+    if (type === 'kubernetes.io/ssh-auth' && !(typeof data['ssh-privatekey'] === 'string' && data['ssh-privatekey'] !== '')) {
+      errs.push(field.required(field.path('data').key('ssh-privatekey')));
     }
     if (type === 'kubernetes.io/service-account-token') {
       const annotations = (obj.metadata as { annotations?: Record<string, string> } | undefined)?.annotations ?? {};
