@@ -1,9 +1,7 @@
-import type { FieldError } from '../api/errors.ts';
-import type { KubeObject } from '../api/types.ts';
 import { defineKind } from '../registry/kind.ts';
 import { eventColumns } from './event-columns.ts';
 import { coreEventToEventsV1, eventsV1ToCoreEvent, referenceFieldSelectors } from './event-conversion.ts';
-import * as field from '../registry/validation/field.ts';
+import { eventsV1CreateErrors, eventsV1UpdateErrors } from './event-validation.ts';
 
 type EventFields = {
   eventTime?: string | null;
@@ -17,36 +15,6 @@ type EventFields = {
   series?: { count?: number; lastObservedTime?: string };
   deprecatedLastTimestamp?: string;
 };
-
-const MAX_SHORT = 128;
-const MAX_NOTE = 1024;
-
-/** The events.k8s.io/v1 rules for new events (core/v1 Events written the new way follow them too). */
-export function validateEventsV1(obj: KubeObject): FieldError[] {
-  const e = obj as KubeObject & EventFields;
-  const errs: FieldError[] = [];
-  const required = (name: keyof EventFields) => {
-    if (e[name] === undefined || e[name] === null || e[name] === '') errs.push(field.required(name));
-  };
-  required('eventTime');
-  required('reportingController');
-  required('reportingInstance');
-  required('action');
-  required('reason');
-  for (const name of ['action', 'reason', 'reportingInstance'] as const) {
-    const v = e[name];
-    if (typeof v === 'string' && Buffer.byteLength(v) > MAX_SHORT) errs.push(field.tooLong(name, MAX_SHORT));
-  }
-  if (typeof e.note === 'string' && Buffer.byteLength(e.note) > MAX_NOTE) errs.push(field.tooLong('note', MAX_NOTE));
-  if (e.type !== 'Normal' && e.type !== 'Warning') {
-    if (e.type === undefined || e.type === '') errs.push(field.required('type'));
-    else errs.push(field.notSupported('type', e.type, ['Normal', 'Warning']));
-  }
-  if (e.series && !(typeof e.series.count === 'number' && e.series.count >= 2)) {
-    errs.push(field.invalid(field.path('series', 'count'), e.series.count ?? 0, 'should be at least 2'));
-  }
-  return errs;
-}
 
 export const events = defineKind({
   group: 'events.k8s.io',
@@ -73,6 +41,9 @@ export const events = defineKind({
   }),
   // Stored as core/v1 Event, as upstream: both APIs show the same events.
   storage: { group: '', resource: 'events', toStorage: eventsV1ToCoreEvent, fromStorage: coreEventToEventsV1 },
-  // Legacy events (no eventTime) read through this API may be written back as they are.
-  strategy: { validate: (_ctx, obj) => validateEventsV1(obj), validateUpdate: (_ctx, obj, old) => (old.eventTime ? validateEventsV1(obj) : []) },
+  // Validated in the stored (core/v1) form, as upstream validates the internal type.
+  strategy: {
+    validate: (_ctx, obj) => eventsV1CreateErrors(eventsV1ToCoreEvent(obj)),
+    validateUpdate: (_ctx, obj, old) => eventsV1UpdateErrors(eventsV1ToCoreEvent(obj), eventsV1ToCoreEvent(old)),
+  },
 });

@@ -2,8 +2,19 @@ import type { FieldError } from '../api/errors.ts';
 import type { KubeObject } from '../api/types.ts';
 import { defineKind } from '../registry/kind.ts';
 import * as field from '../registry/validation/field.ts';
+import { qualifiedNameErrors } from '../api/validation/names.ts';
 
 type LeaseSpec = { holderIdentity?: string; leaseDurationSeconds?: number; leaseTransitions?: number; strategy?: string; preferredHolder?: string };
+
+/** Strategies Kubernetes defines; others must be domain-qualified names. */
+const LEASE_STRATEGIES = ['OldestEmulationVersion'];
+
+/** The strategy rule (its path repeats `strategy`, as upstream's does). */
+function leaseStrategyErrors(strategy: string): FieldError[] {
+  const at = field.path('spec', 'strategy', 'strategy');
+  if (!strategy.includes('/')) return LEASE_STRATEGIES.includes(strategy) ? [] : [field.notSupported(at, strategy, LEASE_STRATEGIES)];
+  return qualifiedNameErrors(strategy).map((detail) => field.invalid(at, strategy, detail));
+}
 
 function validateLease(obj: KubeObject): FieldError[] {
   const spec = (obj.spec ?? {}) as LeaseSpec;
@@ -14,8 +25,9 @@ function validateLease(obj: KubeObject): FieldError[] {
   if (spec.leaseTransitions !== undefined && spec.leaseTransitions !== null && spec.leaseTransitions < 0) {
     errs.push(field.invalid(field.path('spec', 'leaseTransitions'), spec.leaseTransitions, 'must be greater than or equal to 0'));
   }
+  if (spec.strategy) errs.push(...leaseStrategyErrors(spec.strategy));
   if (spec.preferredHolder && !spec.strategy) {
-    errs.push(field.forbidden(field.path('spec', 'preferredHolder'), 'preferredHolder is only allowed if strategy is set'));
+    errs.push(field.forbidden(field.path('spec', 'preferredHolder'), 'may only be specified if `strategy` is defined'));
   }
   return errs;
 }
@@ -30,6 +42,8 @@ export const leases = defineKind({
   // As upstream's lease strategy: PUT may create, and every update must name the version it read.
   allowCreateOnUpdate: true,
   allowUnconditionalUpdate: false,
+  // Leases are validated with apimachinery's generic metadata rules.
+  coreObjectMeta: false,
   tableColumns: [
     { name: 'Holder', type: 'string', description: 'The holder of the lease', cell: (o) => ((o.spec ?? {}) as LeaseSpec).holderIdentity ?? '' },
   ],

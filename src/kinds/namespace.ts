@@ -2,7 +2,7 @@ import type { FieldError } from '../api/errors.ts';
 import type { KubeObject } from '../api/types.ts';
 import { ALL_VERBS, defineKind } from '../registry/kind.ts';
 import { statusSubresource } from '../registry/subresources.ts';
-import { qualifiedNameErrors } from '../api/validation/names.ts';
+import { finalizerNameErrors } from '../api/validation/names.ts';
 import * as field from '../registry/validation/field.ts';
 
 /** The finalizer the namespace controller removes once the namespace is empty. */
@@ -24,9 +24,10 @@ function labelWithName(obj: KubeObject): void {
 
 function validateNamespace(obj: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
-  specFinalizers(obj).forEach((f, i) => {
-    for (const detail of qualifiedNameErrors(f)) errs.push(field.invalid(field.path('spec', 'finalizers').index(i), f, detail));
-  });
+  // Upstream names the list, not the item.
+  for (const f of specFinalizers(obj)) {
+    for (const detail of finalizerNameErrors(f)) errs.push(field.invalid(field.path('spec', 'finalizers'), f, detail));
+  }
   return errs;
 }
 

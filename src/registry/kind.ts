@@ -151,6 +151,12 @@ export interface KindDefinition {
   readonly tracksGeneration: boolean;
   /** A delete that removes the object answers with the object, not a Success Status. */
   readonly returnDeletedObject: boolean;
+  /**
+   * Metadata is validated with the core group's rules (a finalizer name without a domain must be a
+   * standard one), as most built-in kinds are; kinds upstream validates with apimachinery's generic
+   * rules (Lease, custom resources) set false.
+   */
+  readonly coreObjectMeta: boolean;
   /** Field selectors beyond metadata.name and metadata.namespace: selector key → JSON path. */
   readonly fieldSelectors: Readonly<Record<string, readonly string[]>>;
   /** Columns after Name (the Name column and a trailing Age column are always present). */
@@ -200,6 +206,7 @@ export function defineKind(input: KindInput): KindDefinition {
     allowUnconditionalUpdate: true,
     tracksGeneration: false,
     returnDeletedObject: false,
+    coreObjectMeta: true,
     fieldSelectors: {},
     tableColumns: [],
     strategy: {},

@@ -116,3 +116,16 @@ export function configMapKeyErrors(value: string): string[] {
   else if (value.startsWith('..')) errs.push("must not start with '..'");
   return errs;
 }
+
+/** Finalizer names Kubernetes defines itself, which need no domain. */
+const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
+
+/**
+ * A finalizer name of a built-in kind: a qualified name, and one without a domain must be one of the
+ * standard finalizers.
+ */
+export function finalizerNameErrors(value: string): string[] {
+  const errs = qualifiedNameErrors(value);
+  if (!value.includes('/') && !STANDARD_FINALIZERS.has(value)) errs.push('name is neither a standard finalizer name nor is it fully qualified');
+  return errs;
+}

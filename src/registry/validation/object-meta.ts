@@ -1,7 +1,7 @@
 import type { FieldError } from '../../api/errors.ts';
 import type { KubeObject, ObjectMeta } from '../../api/types.ts';
 import type { KindDefinition } from '../kind.ts';
-import { labelValueErrors, qualifiedNameErrors } from '../../api/validation/names.ts';
+import { finalizerNameErrors, labelValueErrors, qualifiedNameErrors } from '../../api/validation/names.ts';
 import * as field from './field.ts';
 import { invalidEach, nameErrors } from './names.ts';
 
@@ -77,7 +77,7 @@ export function validateObjectMeta(kind: KindDefinition, obj: KubeObject): Field
           errs.push(field.typeInvalid(at, f, 'must be a string'));
           return;
         }
-        errs.push(...invalidEach(at, f, qualifiedNameErrors(f)));
+        errs.push(...invalidEach(at, f, kind.coreObjectMeta ? finalizerNameErrors(f) : qualifiedNameErrors(f)));
         if (seen.has(f)) errs.push(field.duplicate(at, f));
         seen.add(f);
       });
