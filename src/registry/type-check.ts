@@ -146,10 +146,10 @@ function checkObject(schema: ObjectSchema, obj: Record<string, unknown>, path: s
     const at = path ? `${path}.${key}` : key;
     let problem: string | undefined;
     const s = field.schema;
-    if (s.kind === 'map' && field.goType.startsWith('map[')) {
+    if (s.kind === 'map' && field.collection === 'map') {
       if (!isPlainObject(value)) problem = fieldError(value, struct, at, field.goType);
       else for (const v of Object.values(value)) if ((problem = checkElement(s.values, v, struct, at, field.goElementType))) break;
-    } else if (s.kind === 'array' && field.goType.startsWith('[]') && field.goType !== '[]uint8') {
+    } else if (s.kind === 'array' && field.collection === 'list') {
       if (!Array.isArray(value)) problem = fieldError(value, struct, at, field.goType);
       else for (const v of value) if ((problem = checkElement(s.items, v, struct, at, field.goElementType))) break;
     } else {

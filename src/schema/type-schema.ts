@@ -18,11 +18,16 @@ import {
 } from './generated/index.ts';
 
 /** A JSON value of no fixed shape (RawExtension, FieldsV1, preserve-unknown-fields). */
-export interface AnySchema {
+export interface AnySchema extends Named {
   readonly kind: 'any';
 }
 
-export interface StringSchema {
+/** A named type of the generated facts a node was compiled from (Time, Quantity …): OpenAPI refers to it. */
+interface Named {
+  readonly message?: string;
+}
+
+export interface StringSchema extends Named {
   readonly kind: 'string';
   /** The wire format the decoder checks: RFC 3339 times, base64 bytes, quantities, Go durations. */
   readonly format?: 'date-time' | 'micro-time' | 'byte' | 'quantity' | 'duration';
@@ -43,7 +48,7 @@ export interface BooleanSchema {
 }
 
 /** A string or an int32 (intstr.IntOrString). */
-export interface IntOrStringSchema {
+export interface IntOrStringSchema extends Named {
   readonly kind: 'int-or-string';
 }
 
@@ -67,6 +72,8 @@ export interface ObjectSchema {
   readonly message?: string;
   /** `apiVersion` and `kind` are fields of its JSON (it embeds TypeMeta). */
   readonly typeMeta: boolean;
+  /** The whole object is replaced, never merged field by field (`+structType=atomic`). */
+  readonly atomic: boolean;
   /** Its JSON fields (inline-embedded structs flattened), in declaration order. */
   readonly fields: ReadonlyMap<string, FieldNode>;
 }
@@ -78,6 +85,10 @@ export interface FieldNode {
   readonly name: string;
   /** The whole value (an array or map schema for list and map fields). */
   readonly schema: TypeSchema;
+  /** A list or a map field (its schema is an array or map of elements), rather than one element. */
+  readonly collection?: 'list' | 'map';
+  /** The field must be set (`+required`). */
+  readonly required: boolean;
   /** Go's name of the whole value's type (`[]v1.Container`, `map[string]string`, `*int32` is `int32`). */
   readonly goType: string;
   /** Go's name of one element's type (the value's own for plain fields). */
@@ -87,6 +98,8 @@ export interface FieldNode {
   readonly patchMergeKey: string;
   readonly listType?: ListType;
   readonly listMapKeys?: readonly string[];
+  /** `atomic` or `granular` (a map field's `+mapType`, or a struct field's `+structType`). */
+  readonly mapType?: 'atomic' | 'granular';
 }
 
 const GO_SCALARS: Readonly<Record<string, string>> = {
@@ -117,10 +130,11 @@ function goTypeName(type: string): string {
 }
 
 function fromShape(shape: JsonShape, type: string): TypeSchema {
+  const named = type ? { message: type } : {};
   switch (shape.kind) {
     case 'string':
-      if (shape.format === 'date-time') return { kind: 'string', format: type === MICRO_TIME ? 'micro-time' : 'date-time' };
-      return shape.format ? { kind: 'string', format: shape.format } : { kind: 'string' };
+      if (shape.format === 'date-time') return { kind: 'string', format: type === MICRO_TIME ? 'micro-time' : 'date-time', ...named };
+      return shape.format ? { kind: 'string', format: shape.format, ...named } : { kind: 'string', ...named };
     case 'integer':
       return { kind: 'integer', format: shape.format };
     case 'number':
@@ -128,9 +142,9 @@ function fromShape(shape: JsonShape, type: string): TypeSchema {
     case 'boolean':
       return { kind: 'boolean' };
     case 'int-or-string':
-      return { kind: 'int-or-string' };
+      return { kind: 'int-or-string', ...named };
     case 'any':
-      return { kind: 'any' };
+      return { kind: 'any', ...named };
     case 'array':
       return { kind: 'array', items: fromShape(shape.items, '') };
     case 'message':
@@ -173,12 +187,15 @@ function compileField(name: string, f: FieldSchema): FieldNode {
   return {
     name,
     schema,
+    ...(f.keyType ? { collection: 'map' as const } : f.repeated ? { collection: 'list' as const } : {}),
+    required: f.required === true,
     goType,
     goElementType: goElement,
     patchStrategies: (f.patchStrategy ?? '').split(',').filter(Boolean),
     patchMergeKey: f.patchMergeKey ?? '',
     ...(f.listType ? { listType: f.listType } : {}),
     ...(f.listMapKey ? { listMapKeys: f.listMapKey } : {}),
+    ...(f.keyType ? (f.mapType ? { mapType: f.mapType } : {}) : !f.repeated && f.structType ? { mapType: f.structType } : {}),
   };
 }
 
@@ -188,12 +205,14 @@ class MessageObjectSchema implements ObjectSchema {
   readonly goName: string;
   readonly message: string;
   readonly typeMeta: boolean;
+  readonly atomic: boolean;
   #fields: ReadonlyMap<string, FieldNode> | undefined;
 
   constructor(message: string) {
     this.message = message;
     this.goName = goTypeName(message);
     this.typeMeta = getMessage(message)?.typeMeta === true;
+    this.atomic = getMessage(message)?.structType === 'atomic';
   }
 
   get fields(): ReadonlyMap<string, FieldNode> {

@@ -1,15 +1,10 @@
 /**
- * JSON schemas of API messages for the OpenAPI documents: one definition per message reachable from the
- * served kinds, named like kube-apiserver names them (`io.k8s.api.core.v1.ConfigMap`), with the
+ * JSON schemas for the OpenAPI documents, walked from the kinds' type-schema objects: one definition per
+ * named type (message) reachable from the served kinds, named like kube-apiserver names them (`io.k8s.api.core.v1.ConfigMap`), with the
  * `x-kubernetes-*` extensions clients read (GVK, patch strategy and merge key, list type and map keys).
  */
-import {
-  fieldsOf,
-  getMessage,
-  shapeOfType,
-  type FieldSchema,
-  type JsonShape,
-} from '../../schema/generated/index.ts';
+import { getMessage } from '../../schema/generated/index.ts';
+import { messageSchema as compiledSchema, type FieldNode, type ObjectSchema, type TypeSchema } from '../../schema/type-schema.ts';
 import { definitionName, sortedRecord, type GroupVersionKind } from './names.ts';
 
 export type JsonSchema = Record<string, unknown>;
@@ -69,70 +64,75 @@ function wellKnownDefinition(flavor: SchemaFlavor, name: string): JsonSchema | u
   }
 }
 
-function scalarSchema(shape: JsonShape): JsonSchema {
-  switch (shape.kind) {
+/**
+ * The JSON schema of a type-schema node: named types (messages, Time, Quantity …) by reference
+ * (collected in `refs`), the rest inline.
+ */
+function nodeSchema(flavor: SchemaFlavor, node: TypeSchema, refs: Set<string>): JsonSchema {
+  if (node.kind === 'object' ? node.message : 'message' in node && node.message) {
+    const name = (node as { message: string }).message;
+    refs.add(name);
+    return refTo(flavor, name);
+  }
+  switch (node.kind) {
     case 'string':
-      return shape.format === 'byte' ? { type: 'string', format: 'byte' } : { type: 'string' };
+      return node.format === 'byte' ? { type: 'string', format: 'byte' } : { type: 'string' };
     case 'integer':
+      // Unsigned widths are published as their signed ones, as upstream's OpenAPI does.
+      return { type: 'integer', format: node.format.replace(/^u/, '') };
     case 'number':
-      return { type: shape.kind, format: shape.format };
+      return { type: 'number', format: node.format };
     case 'boolean':
       return { type: 'boolean' };
+    case 'array':
+      return { type: 'array', items: nodeSchema(flavor, node.items, refs) };
+    case 'map':
+      return { type: 'object', additionalProperties: nodeSchema(flavor, node.values, refs) };
+    case 'object':
+      return objectSchema(flavor, node, [], refs);
     default:
-      return { type: 'object' };
+      return opaqueObject();
   }
 }
 
-/** The schema of one element of a field (the field itself unless repeated or a map). */
-function elementSchema(flavor: SchemaFlavor, type: string, refs: Set<string>): JsonSchema {
-  const shape = shapeOfType(type);
-  if (shape.kind === 'array') return { type: 'array', items: scalarSchema(shape.items) };
-  if (shape.kind === 'message' || wellKnownDefinition(flavor, type)) {
-    refs.add(type);
-    return refTo(flavor, type);
-  }
-  return scalarSchema(shape);
-}
-
-function fieldSchema(flavor: SchemaFlavor, field: FieldSchema, refs: Set<string>): JsonSchema {
-  const element = elementSchema(flavor, field.type, refs);
-  let out: JsonSchema;
-  if (field.keyType) {
-    out = { type: 'object', additionalProperties: element };
-    if (field.mapType) out['x-kubernetes-map-type'] = field.mapType;
-  } else if (field.repeated) {
-    out = { type: 'array', items: element };
+/** A field's schema: its value's, with the list, map and patch markers clients read. */
+function fieldSchema(flavor: SchemaFlavor, field: FieldNode, refs: Set<string>): JsonSchema {
+  const out: JsonSchema = { ...nodeSchema(flavor, field.schema, refs) };
+  if (field.collection === 'list') {
     if (field.listType) out['x-kubernetes-list-type'] = field.listType;
-    if (field.listMapKey?.length) out['x-kubernetes-list-map-keys'] = [...field.listMapKey];
-  } else {
-    out = { ...element };
-    if (field.structType) out['x-kubernetes-map-type'] = field.structType;
+    if (field.listMapKeys?.length) out['x-kubernetes-list-map-keys'] = [...field.listMapKeys];
   }
+  if (field.mapType) out['x-kubernetes-map-type'] = field.mapType;
   if (field.patchMergeKey) out['x-kubernetes-patch-merge-key'] = field.patchMergeKey;
-  if (field.patchStrategy) out['x-kubernetes-patch-strategy'] = field.patchStrategy;
+  if (field.patchStrategies.length) out['x-kubernetes-patch-strategy'] = field.patchStrategies.join(',');
   return out;
 }
 
-function messageSchema(flavor: SchemaFlavor, name: string, gvks: readonly GroupVersionKind[], refs: Set<string>): JsonSchema {
-  const msg = getMessage(name);
-  const wk = wellKnownDefinition(flavor, name);
-  if (wk) return { ...wk };
-  if (!msg) return { ...opaqueObject(), ...gvkExtension(gvks) };
+/** The definition of an object: its fields as properties, sorted, with the GVK extension of kinds. */
+function objectSchema(flavor: SchemaFlavor, obj: ObjectSchema, gvks: readonly GroupVersionKind[], refs: Set<string>): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
-  if (msg.typeMeta) {
+  if (obj.typeMeta) {
     properties.apiVersion = { type: 'string' };
     properties.kind = { type: 'string' };
   }
-  for (const [fieldName, field] of Object.entries(fieldsOf(name))) {
+  for (const [fieldName, field] of obj.fields) {
     properties[fieldName] = fieldSchema(flavor, field, refs);
     if (field.required) required.push(fieldName);
   }
   const out: JsonSchema = { type: 'object', properties: sortedRecord(properties) };
   if (required.length) out.required = required;
-  if (msg.structType === 'atomic') out['x-kubernetes-map-type'] = 'atomic';
+  if (obj.atomic) out['x-kubernetes-map-type'] = 'atomic';
   Object.assign(out, gvkExtension(gvks));
   return out;
+}
+
+/** The definition published under a message name: a well-known type's own, or the message's object schema. */
+function definitionOf(flavor: SchemaFlavor, name: string, gvks: readonly GroupVersionKind[], refs: Set<string>): JsonSchema {
+  const wk = wellKnownDefinition(flavor, name);
+  if (wk) return { ...wk };
+  if (!getMessage(name)) return { ...opaqueObject(), ...gvkExtension(gvks) };
+  return objectSchema(flavor, compiledSchema(name), gvks, refs);
 }
 
 function gvkExtension(gvks: readonly GroupVersionKind[]): JsonSchema {
@@ -157,7 +157,7 @@ export function buildDefinitions(
     if (done.has(name)) continue;
     done.add(name);
     const refs = new Set<string>();
-    out[definitionName(name)] = messageSchema(flavor, name, gvks.get(name) ?? [], refs);
+    out[definitionName(name)] = definitionOf(flavor, name, gvks.get(name) ?? [], refs);
     for (const r of refs) if (!done.has(r)) pending.push(r);
   }
   return sortedRecord(out);
