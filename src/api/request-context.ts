@@ -45,8 +45,3 @@ export function systemContext(options: { user?: UserInfo; subresource?: string; 
     featureGates: options.featureGates ?? NO_GATES,
   };
 }
-
-/** The same request aimed at a subresource (or at the main resource with ''). */
-export function withSubresource(ctx: RequestContext, subresource: string): RequestContext {
-  return ctx.subresource === subresource ? ctx : { ...ctx, subresource };
-}

@@ -15,10 +15,10 @@ import * as field from '../registry/validation/field.ts';
  *   deprecated fields, and may not change an event's content on update.
  */
 
-export const REPORTING_INSTANCE_LIMIT = 128;
-export const ACTION_LIMIT = 128;
-export const REASON_LIMIT = 128;
-export const NOTE_LIMIT = 1024;
+const REPORTING_INSTANCE_LIMIT = 128;
+const ACTION_LIMIT = 128;
+const REASON_LIMIT = 128;
+const NOTE_LIMIT = 1024;
 
 type CoreEvent = KubeObject & {
   involvedObject?: { namespace?: string };

@@ -181,7 +181,7 @@ export interface WireCapabilities {
 }
 
 /** The wire capabilities of a built-in kind. */
-export const BUILTIN_WIRE: WireCapabilities = Object.freeze({ protobuf: true, strategicMergePatch: true, cbor: false });
+const BUILTIN_WIRE: WireCapabilities = Object.freeze({ protobuf: true, strategicMergePatch: true, cbor: false });
 
 export type KindInput = Pick<KindDefinition, 'group' | 'version' | 'kind' | 'plural' | 'namespaced' | 'schemaMessage'> &
   Partial<Omit<KindDefinition, 'group' | 'version' | 'kind' | 'plural' | 'namespaced' | 'schemaMessage'>>;

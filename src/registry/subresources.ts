@@ -10,7 +10,7 @@ const NOT_SPEC = new Set(['apiVersion', 'kind', 'metadata', 'status']);
  * and annotations included, as upstream's status strategies keep them) and keeps everything else
  * (spec, data, …) as stored.
  */
-export const statusUpdate: SubresourceStrategy = {
+const statusUpdate: SubresourceStrategy = {
   prepareForUpdate(_ctx, obj, old) {
     const next: KubeObject = { ...obj };
     for (const key of Object.keys(next)) if (!NOT_SPEC.has(key)) delete next[key];

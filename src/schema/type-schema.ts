@@ -240,8 +240,3 @@ export function messageSchema(message: string): ObjectSchema {
   }
   return schema;
 }
-
-/** The field named `key` of an object schema (never an inherited property such as `__proto__`). */
-export function fieldOf(schema: ObjectSchema, key: string): FieldNode | undefined {
-  return schema.fields.get(key);
-}

@@ -9,9 +9,8 @@ import {
   schemaKindOf,
   schemaKinds,
   schemaRelease,
-  shapeOfField,
-  shapeOfType,
 } from '../../src/schema/generated/index.ts';
+import { messageSchema } from '../../src/schema/type-schema.ts';
 
 const CORE = 'k8s.io.api.core.v1';
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
@@ -60,17 +59,26 @@ describe('generated schema', () => {
     assert.equal(getMessage(`${CORE}.ConfigMapList`)!.typeMeta, true);
   });
 
-  it('describes well-known types by their JSON form', () => {
-    assert.deepEqual(shapeOfType(`${META}.Time`), { kind: 'string', format: 'date-time' });
-    assert.deepEqual(shapeOfType(`${META}.MicroTime`), { kind: 'string', format: 'date-time' });
-    assert.deepEqual(shapeOfType('k8s.io.apimachinery.pkg.api.resource.Quantity'), { kind: 'string', format: 'quantity' });
-    assert.deepEqual(shapeOfType('k8s.io.apimachinery.pkg.util.intstr.IntOrString'), { kind: 'int-or-string' });
-    assert.deepEqual(shapeOfType('k8s.io.apimachinery.pkg.runtime.RawExtension'), { kind: 'any' });
-    assert.deepEqual(shapeOfType(`${META}.FieldsV1`), { kind: 'any' });
-    assert.deepEqual(shapeOfType(`${META}.Duration`), { kind: 'string', format: 'duration' });
-    assert.deepEqual(shapeOfType('bytes'), { kind: 'string', format: 'byte' });
-    assert.deepEqual(shapeOfType('int64'), { kind: 'integer', format: 'int64' });
-    assert.deepEqual(shapeOfField(getMessage(`${CORE}.ConfigMap`)!.fields.data), { kind: 'map', values: { kind: 'string' } });
+  it('compiles well-known types to their JSON form in the type schema', () => {
+    const lease = messageSchema('k8s.io.api.coordination.v1.LeaseSpec');
+    assert.deepEqual(lease.fields.get('renewTime')!.schema, { kind: 'string', format: 'micro-time', message: `${META}.MicroTime` });
+    assert.deepEqual(lease.fields.get('leaseDurationSeconds')!.schema, { kind: 'integer', format: 'int32' });
+    const meta = messageSchema(`${META}.ObjectMeta`);
+    assert.deepEqual(meta.fields.get('creationTimestamp')!.schema, { kind: 'string', format: 'date-time', message: `${META}.Time` });
+    assert.deepEqual(meta.fields.get('managedFields')!.schema.kind, 'array');
+    const cm = messageSchema(`${CORE}.ConfigMap`);
+    assert.deepEqual(cm.fields.get('data')!.schema, { kind: 'map', values: { kind: 'string' } });
+    assert.equal(cm.fields.get('data')!.collection, 'map');
+    assert.deepEqual(cm.fields.get('binaryData')!.schema, { kind: 'map', values: { kind: 'string', format: 'byte' } });
+    assert.equal(cm.fields.get('data')!.goType, 'map[string]string');
+    const quota = messageSchema(`${CORE}.ResourceQuotaSpec`);
+    assert.deepEqual(quota.fields.get('hard')!.schema, { kind: 'map', values: { kind: 'string', format: 'quantity', message: 'k8s.io.apimachinery.pkg.api.resource.Quantity' } });
+    const deployment = messageSchema('k8s.io.api.apps.v1.RollingUpdateDeployment');
+    assert.deepEqual(deployment.fields.get('maxSurge')!.schema, { kind: 'int-or-string', message: 'k8s.io.apimachinery.pkg.util.intstr.IntOrString' });
+    const containers = messageSchema(`${CORE}.PodSpec`).fields.get('containers')!;
+    assert.equal(containers.patchMergeKey, 'name');
+    assert.deepEqual(containers.patchStrategies, ['merge']);
+    assert.equal(containers.goType, '[]v1.Container');
   });
 
   it('lists kinds with corrected plurals and lifecycle defaults', () => {

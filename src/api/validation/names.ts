@@ -32,17 +32,17 @@ const CONFIG_KEY_RE = new RegExp(`^${CONFIG_KEY_FMT}$`);
 const CONFIG_KEY_MSG = "a valid config key must consist of alphanumeric characters, '-', '_' or '.'";
 
 /** `msg (e.g. 'a',  or 'b', regex used for validation is '…')`: the double space is the server's. */
-export function regexError(msg: string, fmt: string, ...examples: string[]): string {
+function regexError(msg: string, fmt: string, ...examples: string[]): string {
   if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
   const shown = examples.map((e) => `'${e}', `).join(' or ');
   return `${msg} (e.g. ${shown}regex used for validation is '${fmt}')`;
 }
 
-export function maxLenError(n: number): string {
+function maxLenError(n: number): string {
   return `must be no more than ${n} characters`;
 }
 
-export const EMPTY_ERROR = 'must be non-empty';
+const EMPTY_ERROR = 'must be non-empty';
 
 function byteLength(s: string): number {
   return Buffer.byteLength(s, 'utf8');

@@ -95,21 +95,8 @@ export const WELL_KNOWN: Readonly<Record<string, JsonShape>> = {
   'k8s.io.apimachinery.pkg.runtime.RawExtension': { kind: 'any' },
 };
 
-const SCALARS: Readonly<Record<string, JsonShape>> = {
-  string: { kind: 'string' },
-  bytes: { kind: 'string', format: 'byte' },
-  bool: { kind: 'boolean' },
-  int32: { kind: 'integer', format: 'int32' },
-  sint32: { kind: 'integer', format: 'int32' },
-  uint32: { kind: 'integer', format: 'int32' },
-  fixed32: { kind: 'integer', format: 'int32' },
-  int64: { kind: 'integer', format: 'int64' },
-  sint64: { kind: 'integer', format: 'int64' },
-  uint64: { kind: 'integer', format: 'int64' },
-  fixed64: { kind: 'integer', format: 'int64' },
-  double: { kind: 'number', format: 'double' },
-  float: { kind: 'number', format: 'float' },
-};
+/** The proto scalar types (everything else is a message). */
+const SCALARS: ReadonlySet<string> = new Set(['string', 'bytes', 'bool', 'int32', 'sint32', 'sfixed32', 'uint32', 'fixed32', 'int64', 'sint64', 'sfixed64', 'uint64', 'fixed64', 'double', 'float']);
 
 interface MessagesFile {
   readonly release: string;
@@ -172,26 +159,12 @@ export function fieldsOf(name: string): Readonly<Record<string, FieldSchema>> {
 
 /** True when the type is a proto scalar rather than a message. */
 export function isScalar(type: string): boolean {
-  return Object.hasOwn(SCALARS, type);
+  return SCALARS.has(type);
 }
 
 /** The JSON form of a well-known message (Time, Quantity, IntOrString, RawExtension …), if it is one. */
 export function wellKnownShape(type: string): JsonShape | undefined {
   return Object.hasOwn(WELL_KNOWN, type) ? WELL_KNOWN[type] : undefined;
-}
-
-/** The JSON shape of one value of a type (for a repeated or map field: of one element). */
-export function shapeOfType(type: string): JsonShape {
-  if (isScalar(type)) return SCALARS[type];
-  return wellKnownShape(type) ?? { kind: 'message', message: type };
-}
-
-/** The JSON shape of a field's whole value: arrays for repeated fields; maps are `object` with `shapeOfType` values. */
-export function shapeOfField(field: FieldSchema): JsonShape | { readonly kind: 'map'; readonly values: JsonShape } {
-  const element = shapeOfType(field.type);
-  if (field.keyType) return { kind: 'map', values: element };
-  if (field.repeated) return { kind: 'array', items: element };
-  return element;
 }
 
 /** The kinds recorded upstream (group, version, plural, scope, message, lifecycle). */
