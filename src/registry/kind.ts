@@ -194,7 +194,7 @@ export type KindInput = Pick<KindDefinition, 'group' | 'version' | 'kind' | 'plu
  *   namespaced: true, schemaMessage: 'k8s.io.api.core.v1.ConfigMap', shortNames: ['cm'] });
  */
 export function defineKind(input: KindInput): KindDefinition {
-  return Object.freeze({
+  const kind = {
     singular: input.kind.toLowerCase(),
     shortNames: [],
     categories: [],
@@ -213,8 +213,14 @@ export function defineKind(input: KindInput): KindDefinition {
     deleteStrategy: {},
     wire: BUILTIN_WIRE,
     ...input,
-    schema: input.schema ?? messageSchema(input.schemaMessage),
-  });
+  };
+  if (!input.schema) {
+    // Compiled on first use: defining a kind (at import) costs nothing, and a kind that is never
+    // written (or a test's kind without a generated message) never compiles one.
+    let compiled: ObjectSchema | undefined;
+    Object.defineProperty(kind, 'schema', { enumerable: true, get: () => (compiled ??= messageSchema(input.schemaMessage)) });
+  }
+  return Object.freeze(kind) as KindDefinition;
 }
 
 /** `v1` for the core group, otherwise `<group>/<version>`. */
