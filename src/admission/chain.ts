@@ -8,9 +8,14 @@ import type { AdmissionPlugin } from './plugin.ts';
  */
 export class AdmissionChain {
   readonly plugins: readonly AdmissionPlugin[];
+  /** Whether any plugin has a mutating or a validating phase (writes skip building attributes otherwise). */
+  readonly mutates: boolean;
+  readonly validates: boolean;
 
   constructor(plugins: readonly AdmissionPlugin[]) {
     this.plugins = plugins;
+    this.mutates = plugins.some((p) => p.admit);
+    this.validates = plugins.some((p) => p.validate);
   }
 
   get names(): string[] {
@@ -19,7 +24,9 @@ export class AdmissionChain {
 
   async admit(attributes: AdmissionAttributes): Promise<void> {
     for (const plugin of this.plugins) {
-      if (plugin.admit && plugin.handles(attributes.operation)) await plugin.admit(attributes);
+      if (!plugin.admit || !plugin.handles(attributes.operation)) continue;
+      const pending = plugin.admit(attributes);
+      if (pending) await pending;
     }
   }
 

@@ -40,7 +40,7 @@ export class NamespaceLifecycle implements AdmissionPlugin {
     this.#view = view;
   }
 
-  async admit(a: AdmissionAttributes): Promise<void> {
+  admit(a: AdmissionAttributes): Promise<void> | void {
     const resource = { group: a.resource.group, resource: a.resource.resource };
     if (a.operation === 'DELETE' && isNamespaceKind(a) && IMMORTAL_NAMESPACES.has(a.name)) {
       throw forbidden(resource, a.name, 'this namespace may not be deleted');
@@ -48,7 +48,13 @@ export class NamespaceLifecycle implements AdmissionPlugin {
     // Cluster-scoped objects, namespaces themselves and deletes are always allowed.
     if (!a.namespace || isNamespaceKind(a) || a.operation === 'DELETE') return;
     const known = this.#view.watching ? this.#view.get('', a.namespace) : undefined;
+    // The common case answers without a promise: writes into an active namespace.
     if (known && !terminating(known)) return;
+    return this.#confirm(a, resource);
+  }
+
+  /** The view does not know the namespace as active: the store decides. */
+  async #confirm(a: AdmissionAttributes, resource: { group: string; resource: string }): Promise<void> {
     let found: StoredKubeObject;
     try {
       found = (await this.#namespaces.get(systemContext(), '', a.namespace)).object;

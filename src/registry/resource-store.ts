@@ -120,7 +120,7 @@ export class ResourceStore {
     const meta = (body.metadata ??= {});
     checkNamespace(this.kind, meta, namespace);
     // Mutating admission runs before the kind's rules, so it judges the name as sent.
-    await this.#admission.admit(this.#attributes(ctx, 'CREATE', namespace, typeof meta.name === 'string' ? meta.name : '', body));
+    if (this.#admission.mutates) await this.#admission.admit(this.#attributes(ctx, 'CREATE', namespace, typeof meta.name === 'string' ? meta.name : '', body));
     const generate = !meta.name && typeof meta.generateName === 'string' && meta.generateName !== '';
     if (generate) meta.name = generateName(meta.generateName as string);
 
@@ -133,7 +133,7 @@ export class ResourceStore {
     strategy.canonicalize?.(ctx, obj);
     this.#validate(obj, validateObjectMeta(this.kind, obj), strategy.validate?.(ctx, obj) ?? []);
     ctx.warnings.push(...(strategy.warningsOnCreate?.(ctx, obj) ?? []));
-    await this.#admission.validate(this.#attributes(ctx, 'CREATE', namespace, obj.metadata.name, obj));
+    if (this.#admission.validates) await this.#admission.validate(this.#attributes(ctx, 'CREATE', namespace, obj.metadata.name, obj));
 
     try {
       if (ctx.dryRun) {
@@ -312,6 +312,7 @@ export class ResourceStore {
   }
 
   async #admitDelete(ctx: RequestContext, namespace: string, name: string, obj: StoredKubeObject, options: DeleteOptions): Promise<void> {
+    if (!this.#admission.mutates && !this.#admission.validates) return;
     const attributes = this.#attributes(ctx, 'DELETE', namespace, name, undefined, obj, deleteOptionsObject(options));
     await this.#admission.admit(attributes);
     await this.#admission.validate(attributes);
@@ -364,7 +365,7 @@ export class ResourceStore {
   async #prepareUpdate(ctx: RequestContext, namespace: string, desired: KubeObject, old: StoredKubeObject): Promise<StoredKubeObject> {
     desired.apiVersion = apiVersionOf(this.kind);
     desired.kind = this.kind.kind;
-    await this.#admission.admit(this.#attributes(ctx, 'UPDATE', namespace, old.metadata.name, desired, old));
+    if (this.#admission.mutates) await this.#admission.admit(this.#attributes(ctx, 'UPDATE', namespace, old.metadata.name, desired, old));
     const strategy = this.kind.strategy;
     const sub = this.#subresourceStrategy(ctx, old);
     let next = carryUpdateFields(desired, old);
@@ -398,7 +399,7 @@ export class ResourceStore {
     const kindErrors = sub ? (sub.validateUpdate?.(ctx, next, old) ?? []) : (strategy.validateUpdate?.(ctx, next, old) ?? []);
     this.#validate(next, errors, kindErrors);
     ctx.warnings.push(...((sub ? sub.warningsOnUpdate : strategy.warningsOnUpdate)?.(ctx, next, old) ?? []));
-    await this.#admission.validate(this.#attributes(ctx, 'UPDATE', namespace, old.metadata.name, next, old));
+    if (this.#admission.validates) await this.#admission.validate(this.#attributes(ctx, 'UPDATE', namespace, old.metadata.name, next, old));
     return next;
   }
 
