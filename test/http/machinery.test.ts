@@ -125,3 +125,16 @@ describe('wire capabilities of a kind', () => {
     }
   });
 });
+
+describe('storage.k8s.io CSIDriver', () => {
+  test('is served cluster-wide with its defaults, and a delete answers with the deleted driver', async () => {
+    const path = '/apis/storage.k8s.io/v1/csidrivers';
+    const created = await t.api.post(path, { apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', metadata: { name: 'csi.example.com' }, spec: {} });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.json.spec.fsGroupPolicy, 'ReadWriteOnceWithFSType');
+    const deleted = await t.api.delete(`${path}/csi.example.com`);
+    assert.equal(deleted.status, 200, deleted.text);
+    assert.equal(deleted.json.kind, 'CSIDriver');
+    assert.equal(deleted.json.metadata.name, 'csi.example.com');
+  });
+});
