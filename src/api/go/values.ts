@@ -52,7 +52,7 @@ export function goString(v: unknown): string {
  */
 export function goJson(v: unknown): string {
   const sorted = JSON.stringify(v === undefined ? null : v, (_key, value) => {
-    if (isJsonObject(value)) {
+    if (isJsonObject(value) && !GO_STRUCTS.has(value)) {
       const out: Record<string, unknown> = {};
       for (const k of Object.keys(value).sort()) out[k] = value[k];
       return out;
@@ -60,4 +60,15 @@ export function goJson(v: unknown): string {
     return value;
   });
   return sorted.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+const GO_STRUCTS = new WeakSet<object>();
+
+/**
+ * Marks an object as a Go struct for `goJson`: its fields print in the order given (Go's declaration
+ * order), not sorted as a map's keys are.
+ */
+export function goStruct<T extends Record<string, unknown>>(fields: T): T {
+  GO_STRUCTS.add(fields);
+  return fields;
 }
