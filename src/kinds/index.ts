@@ -3,6 +3,7 @@ import { configMaps } from './config-map.ts';
 import { coreEvents } from './core-event.ts';
 import { csiDrivers } from './csi-driver.ts';
 import { csiNodes } from './csi-node.ts';
+import { csiStorageCapacities } from './csi-storage-capacity.ts';
 import { events } from './event.ts';
 import { leases } from './lease.ts';
 import { namespaces } from './namespace.ts';
@@ -10,4 +11,4 @@ import { secrets } from './secret.ts';
 import { serviceAccounts } from './service-account.ts';
 
 /** Every kind this server can serve; `--runtime-config` decides which are enabled. */
-export const builtinKinds: readonly KindDefinition[] = [namespaces, configMaps, secrets, serviceAccounts, coreEvents, events, leases, csiDrivers, csiNodes];
+export const builtinKinds: readonly KindDefinition[] = [namespaces, configMaps, secrets, serviceAccounts, coreEvents, events, leases, csiDrivers, csiNodes, csiStorageCapacities];
