@@ -1,4 +1,5 @@
 import type { KindDefinition } from '../registry/kind.ts';
+import { componentStatuses } from './component-status.ts';
 import { configMaps } from './config-map.ts';
 import { coreEvents } from './core-event.ts';
 import { csiDrivers } from './csi-driver.ts';
@@ -11,4 +12,4 @@ import { secrets } from './secret.ts';
 import { serviceAccounts } from './service-account.ts';
 
 /** Every kind this server can serve; `--runtime-config` decides which are enabled. */
-export const builtinKinds: readonly KindDefinition[] = [namespaces, configMaps, secrets, serviceAccounts, coreEvents, events, leases, csiDrivers, csiNodes, csiStorageCapacities];
+export const builtinKinds: readonly KindDefinition[] = [namespaces, configMaps, secrets, serviceAccounts, coreEvents, events, leases, csiDrivers, csiNodes, csiStorageCapacities, componentStatuses];

@@ -1,6 +1,7 @@
 import type { FieldError } from '../api/errors.ts';
 import type { RequestContext } from '../api/request-context.ts';
 import type { KubeObject } from '../api/types.ts';
+import type { Storage } from '../storage/storage.ts';
 import { messageSchema, type ObjectSchema } from '../schema/type-schema.ts';
 
 /** The verbs a REST resource can support; routes exist only for the ones a kind lists. */
@@ -92,6 +93,12 @@ export interface SubresourceStrategy {
   warningsOnUpdate?(ctx: RequestContext, obj: KubeObject, old: KubeObject): string[];
 }
 
+/** A read-only kind's objects, computed per request (from the server's own state). */
+export interface ComputedObjects {
+  /** Every object, in name order; `storage` is the server's storage (for health, say). */
+  list(ctx: RequestContext, storage: Storage): Promise<KubeObject[]>;
+}
+
 /** A group, version and kind. */
 export interface GroupVersionKind {
   readonly group: string;
@@ -165,6 +172,11 @@ export interface KindDefinition {
   readonly deleteStrategy: DeleteStrategy;
   /** The wire formats the kind speaks beyond JSON and YAML. */
   readonly wire: WireCapabilities;
+  /**
+   * Objects computed when read instead of stored (ComponentStatus): get and list answer from it, and
+   * the kind serves no other verb.
+   */
+  readonly computed?: ComputedObjects;
   /** Set when the kind's objects are stored as another resource (see StorageMapping). */
   readonly storage?: StorageMapping;
 }

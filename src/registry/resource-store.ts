@@ -16,6 +16,7 @@ import type { AdmissionChain } from '../admission/chain.ts';
 import { StorageError, type ListCursor, type ObjectKey, type Storage, type StoredObject } from '../storage/storage.ts';
 import type { DeleteOptions } from './delete-options.ts';
 import { apiVersionOf, subresourceOf, type KindDefinition, type SubresourceStrategy } from './kind.ts';
+import { parseSelectors } from './filter.ts';
 import { listPage, openListCursor, type ListPage } from './list-reader.ts';
 import type { ListQuery } from './list-options.ts';
 import { storageFor, storageRefOf } from './storage-view.ts';
@@ -86,7 +87,12 @@ export class ResourceStore {
   }
 
   /** Reads one object; with `minVersion` (NotOlderThan) the store must have reached that version. */
-  async get(_ctx: RequestContext, namespace: string, name: string, minVersion?: number): Promise<StoredObject> {
+  async get(ctx: RequestContext, namespace: string, name: string, minVersion?: number): Promise<StoredObject> {
+    if (this.kind.computed) {
+      const found = (await this.#computed(ctx)).find((o) => o.metadata?.name === name);
+      if (!found) throw notFound(this.qualified, name);
+      return { object: found as StoredKubeObject, text: JSON.stringify(found), resourceVersion: 0 };
+    }
     try {
       if (minVersion !== undefined) await this.storage.waitForVersion(minVersion);
       const found = await this.storage.get(this.key(namespace, name));
@@ -98,13 +104,25 @@ export class ResourceStore {
   }
 
   /** One page of a list (or the whole list), at the snapshot the resourceVersion rules pick. */
-  list(_ctx: RequestContext, namespace: string | undefined, query: ListQuery, name?: string): Promise<ListPage> {
+  async list(ctx: RequestContext, namespace: string | undefined, query: ListQuery, name?: string): Promise<ListPage> {
+    if (this.kind.computed) {
+      const { filter } = parseSelectors(this.kind, query.labelSelector, query.fieldSelector, name);
+      const items = (await this.#computed(ctx)).filter((o) => !filter || filter.matches(o as StoredKubeObject));
+      return { items: items.map((o) => JSON.stringify(o)), resourceVersion: String(await this.storage.currentVersion().catch(() => 0)) };
+    }
     return listPage(this, namespace, query, name);
   }
 
   /** A list without a limit as a cursor over its snapshot (undefined for a paged list: use `list`). */
   openList(_ctx: RequestContext, namespace: string | undefined, query: ListQuery, name?: string): Promise<ListCursor | undefined> {
+    // A computed kind's list is small and built whole.
+    if (this.kind.computed) return Promise.resolve(undefined);
     return openListCursor(this, namespace, query, name);
+  }
+
+  /** The objects of a computed kind. */
+  #computed(ctx: RequestContext): Promise<KubeObject[]> {
+    return this.kind.computed!.list(ctx, this.storage);
   }
 
   /**

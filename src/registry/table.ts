@@ -49,7 +49,7 @@ export interface TableOptions {
 }
 
 // Paraphrased from the ObjectMeta field documentation.
-const NAME_DESCRIPTION =
+export const NAME_DESCRIPTION =
   'Name must be unique within a namespace. It is required when creating resources, although some resources ' +
   'let the client ask for a generated name. Name is mostly meant for creation idempotence and configuration ' +
   'definition. It cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names';

@@ -138,3 +138,25 @@ describe('storage.k8s.io CSIDriver', () => {
     assert.equal(deleted.json.metadata.name, 'csi.example.com');
   });
 });
+
+describe('v1 ComponentStatus', () => {
+  test('lists the database and the API server as healthy; get and list only', async () => {
+    const list = await t.api.get('/api/v1/componentstatuses');
+    assert.equal(list.status, 200, list.text);
+    assert.equal(list.json.kind, 'ComponentStatusList');
+    assert.deepEqual(
+      list.json.items.map((c: { metadata: { name: string }; conditions: { type: string; status: string }[] }) => `${c.metadata.name} ${c.conditions[0]!.type}=${c.conditions[0]!.status}`),
+      ['apiserver Healthy=True', 'database Healthy=True'],
+    );
+    const one = await t.api.get('/api/v1/componentstatuses/database');
+    assert.equal(one.json.kind, 'ComponentStatus');
+    assertStatus(await t.api.get('/api/v1/componentstatuses/scheduler'), 404, 'NotFound', 'componentstatuses "scheduler" not found');
+    assertStatus(await t.api.post('/api/v1/componentstatuses', { metadata: { name: 'x' } }), 405, 'MethodNotAllowed');
+    assertStatus(await t.api.delete('/api/v1/componentstatuses/database'), 405, 'MethodNotAllowed');
+    const table = await t.api.get('/api/v1/componentstatuses', { Accept: 'application/json;as=Table;g=meta.k8s.io;v=v1' });
+    assert.deepEqual(table.json.rows.map((r: { cells: unknown[] }) => r.cells), [
+      ['apiserver', 'Healthy', 'ok', ''],
+      ['database', 'Healthy', 'ok', ''],
+    ]);
+  });
+});
