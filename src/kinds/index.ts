@@ -6,10 +6,11 @@ import { csiDrivers } from './csi-driver.ts';
 import { csiNodes } from './csi-node.ts';
 import { csiStorageCapacities } from './csi-storage-capacity.ts';
 import { events } from './event.ts';
+import { ipAddresses } from './ip-address.ts';
 import { leases } from './lease.ts';
 import { namespaces } from './namespace.ts';
 import { secrets } from './secret.ts';
 import { serviceAccounts } from './service-account.ts';
 
 /** Every kind this server can serve; `--runtime-config` decides which are enabled. */
-export const builtinKinds: readonly KindDefinition[] = [namespaces, configMaps, secrets, serviceAccounts, coreEvents, events, leases, csiDrivers, csiNodes, csiStorageCapacities, componentStatuses];
+export const builtinKinds: readonly KindDefinition[] = [namespaces, configMaps, secrets, serviceAccounts, coreEvents, events, leases, csiDrivers, csiNodes, csiStorageCapacities, componentStatuses, ipAddresses];

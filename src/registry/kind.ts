@@ -18,8 +18,8 @@ export const ALL_VERBS: readonly Verb[] = [
   'watch',
 ];
 
-/** How metadata.name is validated. */
-export type NameRule = 'dns-subdomain' | 'dns-label' | 'path-segment';
+/** How metadata.name is validated: one of the common rules, or a kind's own (returning the problems). */
+export type NameRule = 'dns-subdomain' | 'dns-label' | 'path-segment' | ((name: string) => string[]);
 
 /** One column of a server-side Table rendering. */
 export interface TableColumn {

@@ -65,8 +65,7 @@ export function dns1123SubdomainErrors(value: string): string[] {
 /** Names that must be usable as a URL path segment. */
 export function pathSegmentNameErrors(value: string): string[] {
   if (value === '.' || value === '..') return [`may not be '${value}'`];
-  for (const bad of ['/', '%']) if (value.includes(bad)) return [`may not contain '${bad}'`];
-  return [];
+  return ['/', '%'].filter((bad) => value.includes(bad)).map((bad) => `may not contain '${bad}'`);
 }
 
 /**

@@ -6,6 +6,7 @@ import type { PathLike } from './field.ts';
 
 /** Problems with metadata.name under a kind's name rule. */
 export function nameErrors(rule: NameRule, value: string): string[] {
+  if (typeof rule === 'function') return rule(value);
   switch (rule) {
     case 'dns-label':
       return dns1123LabelErrors(value);
