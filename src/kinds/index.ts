@@ -8,9 +8,10 @@ import { csiStorageCapacities } from './csi-storage-capacity.ts';
 import { events } from './event.ts';
 import { ipAddresses } from './ip-address.ts';
 import { leases } from './lease.ts';
+import { leaseCandidates } from './lease-candidate.ts';
 import { namespaces } from './namespace.ts';
 import { secrets } from './secret.ts';
 import { serviceAccounts } from './service-account.ts';
 
 /** Every kind this server can serve; `--runtime-config` decides which are enabled. */
-export const builtinKinds: readonly KindDefinition[] = [namespaces, configMaps, secrets, serviceAccounts, coreEvents, events, leases, csiDrivers, csiNodes, csiStorageCapacities, componentStatuses, ipAddresses];
+export const builtinKinds: readonly KindDefinition[] = [namespaces, configMaps, secrets, serviceAccounts, coreEvents, events, leases, csiDrivers, csiNodes, csiStorageCapacities, componentStatuses, ipAddresses, leaseCandidates];

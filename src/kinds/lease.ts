@@ -9,8 +9,8 @@ type LeaseSpec = { holderIdentity?: string; leaseDurationSeconds?: number; lease
 /** Strategies Kubernetes defines; others must be domain-qualified names. */
 const LEASE_STRATEGIES = ['OldestEmulationVersion'];
 
-/** The strategy rule (its path repeats `strategy`, as upstream's does). */
-function leaseStrategyErrors(strategy: string): FieldError[] {
+/** The strategy rule shared with LeaseCandidate (its path repeats `strategy`, as upstream's does). */
+export function leaseStrategyErrors(strategy: string): FieldError[] {
   const at = field.path('spec', 'strategy', 'strategy');
   if (!strategy.includes('/')) return LEASE_STRATEGIES.includes(strategy) ? [] : [field.notSupported(at, strategy, LEASE_STRATEGIES)];
   return qualifiedNameErrors(strategy).map((detail) => field.invalid(at, strategy, detail));
