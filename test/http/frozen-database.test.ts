@@ -119,7 +119,9 @@ test('with PostgreSQL frozen, GET, LIST and POST answer 504 (sent, unanswered) o
       const exists = (await api.get(`${CMS}/${name}`)).status === 200;
       if (status === 503) assert.equal(exists, false, `${name} answered 503 but was applied`);
       const retry = await api.post(CMS, configMap(name, { n: name }));
-      assert.equal(retry.status, exists ? 409 : 201, `${name}: ${retry.text}`);
+      // A 504's statement may still be committing when it is looked at: then the retry finds it.
+      const expected = exists ? [409] : status === 504 ? [201, 409] : [201];
+      assert.ok(expected.includes(retry.status), `${name}: ${retry.text}`);
     }
     const items = (await api.get(CMS)).json.items as Array<{ metadata: { name: string } }>;
     const listed = items.map((i) => i.metadata.name).sort();
