@@ -1,5 +1,6 @@
 import type { FieldError } from '../api/errors.ts';
 import type { KubeObject } from '../api/types.ts';
+import { goStruct } from '../api/go/values.ts';
 import { qualifiedNameErrors } from '../api/validation/names.ts';
 import { canonicalJson } from '../registry/system-fields.ts';
 import * as field from '../registry/validation/field.ts';
@@ -95,12 +96,34 @@ const IMMUTABLE: readonly string[] = [
 ];
 const INTERNAL_NAME: Readonly<Record<string, string>> = { reportingComponent: 'reportingController' };
 
+type Ref = { kind?: string; namespace?: string; name?: string; uid?: string; apiVersion?: string; resourceVersion?: string; fieldPath?: string };
+
+/** An object reference as upstream prints its internal struct (Go field names, declaration order). */
+function refValue(r: Ref): unknown {
+  return goStruct({ Kind: r.kind ?? '', Namespace: r.namespace ?? '', Name: r.name ?? '', UID: r.uid ?? '', APIVersion: r.apiVersion ?? '', ResourceVersion: r.resourceVersion ?? '', FieldPath: r.fieldPath ?? '' });
+}
+
+/** How upstream prints a changed field's value: structs with their Go names, the rest as they are. */
+function immutableValue(name: string, value: unknown): unknown {
+  if (value === null || value === undefined) return name === 'involvedObject' || name === 'source' ? refOrSource(name, {}) : null;
+  return refOrSource(name, value);
+}
+
+function refOrSource(name: string, value: unknown): unknown {
+  if (name === 'involvedObject' || name === 'related') return refValue(value as Ref);
+  if (name === 'source') {
+    const src = value as { component?: string; host?: string };
+    return goStruct({ Component: src.component ?? '', Host: src.host ?? '' });
+  }
+  return value;
+}
+
 /** An update through events.k8s.io/v1 (both objects in their stored, core/v1 form). */
 export function eventsV1UpdateErrors(obj: KubeObject, old: KubeObject): FieldError[] {
   const errs = legacyEventErrors(obj);
   if (canonicalJson(obj.series ?? null) !== canonicalJson(old.series ?? null)) errs.push(...seriesErrors(obj as CoreEvent));
   for (const name of IMMUTABLE) {
-    if (canonicalJson(obj[name] ?? null) !== canonicalJson(old[name] ?? null)) errs.push(field.immutable(INTERNAL_NAME[name] ?? name, obj[name] ?? null));
+    if (canonicalJson(obj[name] ?? null) !== canonicalJson(old[name] ?? null)) errs.push(field.immutable(INTERNAL_NAME[name] ?? name, immutableValue(name, obj[name])));
   }
   return errs;
 }

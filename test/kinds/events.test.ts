@@ -100,6 +100,12 @@ runKindSuite({
   updates: [
     { name: 'the note may not change', object: newStyle({ note: 'a' }), change: (o) => ({ ...o, note: 'b' }), errors: [{ field: 'message', message: 'Invalid value: "b": field is immutable' }] },
     {
+      name: 'the object it is about may not change (printed as the internal struct)',
+      object: newStyle(),
+      change: (o) => ({ ...o, regarding: { kind: 'ConfigMap', name: 'other', namespace: 'default' } }),
+      errors: [{ field: 'involvedObject', message: 'Invalid value: {"Kind":"ConfigMap","Namespace":"default","Name":"other","UID":"","APIVersion":"","ResourceVersion":"","FieldPath":""}: field is immutable' }],
+    },
+    {
       name: 'a series may grow',
       object: newStyle({ series: { count: 2, lastObservedTime: T } }),
       change: (o) => ({ ...o, series: { count: 3, lastObservedTime: '2025-01-01T00:01:00.000000Z' } }),
