@@ -37,3 +37,9 @@ test('nested messages and lists of messages are walked; free-form JSON is not', 
     },
   });
 });
+
+test('quantities are re-printed canonically, as decoding into resource.Quantity leaves them', () => {
+  const capacity: Record<string, unknown> = { capacity: '1024Mi', maximumVolumeSize: 0.5 };
+  dropNullFields(messageSchema('k8s.io.api.storage.v1.CSIStorageCapacity'), capacity);
+  assert.deepEqual(capacity, { capacity: '1Gi', maximumVolumeSize: '500m' });
+});
