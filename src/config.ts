@@ -64,7 +64,7 @@ export const FLAGS: readonly FlagDefinition[] = [
   ),
   flag('disable-admission-plugins', 'list', '', 'Admission plugins to disable although they are enabled by default (any kube-apiserver plugin name is accepted).'),
   flag('runtime-config', 'list', '', 'Enable or disable API group versions or resources: <group>/<version>[=true|false], <group>/<version>/<resource>=false, api/all=false.'),
-  flag('feature-gates', 'list', '', 'Feature gates: APIResponseCompression=true|false, WatchList=true|false.'),
+  flag('feature-gates', 'list', '', 'Feature gates: APIResponseCompression=true|false, CBORServingAndStorage=true|false (default false), WatchList=true|false.'),
   flag('history-window', 'duration', '5m', 'How long watch history (and continue tokens) stay valid.'),
   flag('compaction-interval', 'duration', '30s', 'How often old history is compacted.'),
   flag('watch-bookmark-interval', 'duration', '60s', 'How often watches that allow bookmarks receive one.'),

@@ -53,6 +53,8 @@ function featureGates(entries: readonly string[]): Map<string, boolean> {
   const gates = new Map<string, boolean>([
     ['APIResponseCompression', true],
     ['WatchList', true],
+    // CBOR bodies, responses and watch streams (beta upstream, off by default).
+    ['CBORServingAndStorage', false],
   ]);
   for (const entry of entries) {
     const [name, value] = entry.split('=');

@@ -1,4 +1,5 @@
 import { badRequest, requestEntityTooLarge } from '../api/errors.ts';
+import { CborDecodeError, decodeCbor } from './cbor/index.ts';
 import type { BodyFormat, PatchFormat } from './content-type.ts';
 import { exceedsJsonDepth, jsonSyntaxError } from './json-syntax.ts';
 import { containsLoneSurrogate, mayHaveEscapedSurrogate, replaceLoneSurrogatesDeep } from './unicode.ts';
@@ -23,7 +24,7 @@ export interface DecodeOptions {
  * Decodes a request body into a JSON value. JSON goes straight to `JSON.parse`; nothing else is
  * done on the success path.
  *
- * Formats: `json` and the JSON patch types, `yaml` and `apply-patch-yaml`.
+ * Formats: `json` and the JSON patch types, `yaml` and `apply-patch-yaml`, `cbor` and `apply-patch-cbor`.
  *
  * @throws ApiError 400 BadRequest for malformed input (never a 500).
  */
@@ -37,6 +38,9 @@ export function decodeBody(body: Uint8Array | string, format: BodyFormat | Patch
     case 'yaml':
     case 'apply-patch-yaml':
       return decodeYaml(body, options);
+    case 'cbor':
+    case 'apply-patch-cbor':
+      return decodeCborBody(body, options);
     default:
       throw new Error(`decodeBody: no decoder for ${format}`);
   }
@@ -57,6 +61,20 @@ function decodeJson(body: Uint8Array | string, options: DecodeOptions): unknown 
   }
   if (mayHaveEscapedSurrogate(text)) value = replaceLoneSurrogatesDeep(value);
   if (options.expectKind) requireObject(value, options.expectKind, body);
+  return value;
+}
+
+function decodeCborBody(body: Uint8Array | string, options: DecodeOptions): unknown {
+  let value: unknown;
+  try {
+    value = decodeCbor(typeof body === 'string' ? Buffer.from(body, 'latin1') : body);
+  } catch (err) {
+    if (err instanceof CborDecodeError) throw badRequest(err.message);
+    throw err;
+  }
+  if (options.expectKind && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+    throw badRequest(`cbor: cannot unmarshal ${jsonTypeOf(value)} into Go value of type ${options.expectKind}`);
+  }
   return value;
 }
 

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { KubeObject } from '../api/types.ts';
 import { dumpYaml, type NegotiatedResponse } from '../codecs/index.ts';
+import { encodeCborList, encodeCborValue } from '../codecs/cbor/index.ts';
 import { protobufListParts } from '../codecs/protobuf/index.ts';
 import { apiVersionOf, type KindDefinition } from '../registry/kind.ts';
 import { toTable, type IncludeObject } from '../registry/table.ts';
@@ -50,6 +51,7 @@ function encode(cursor: ListCursor, o: ListBodyOptions): AsyncGenerator<string |
   if (n.output === 'table-json' || n.output === 'table-yaml') return tableBody(cursor, o, metadata);
   const head = { kind: `${o.kind.kind}List`, apiVersion: apiVersionOf(o.kind), metadata };
   if (n.format === 'protobuf') return protobufBody(cursor, head);
+  if (n.format === 'cbor') return cborBody(cursor, head, o.kind);
   if (n.format === 'yaml') return yamlBody(cursor, head, 'items', (texts) => texts.map((t) => JSON.parse(t) as unknown));
   if (o.pretty) return prettyJsonBody(cursor, head, 'items', (texts) => texts.map((t) => JSON.parse(t) as unknown));
   return jsonBody(cursor, head);
@@ -133,6 +135,13 @@ async function* compactJsonBody(cursor: ListCursor, head: object, field: string,
 const EMPTY = new Uint8Array(0);
 
 /** The protobuf list: item encodings first (the envelope states their length), then everything in order. */
+/** CBOR has definite lengths only: the items' encodings are collected, then the list is written. */
+async function* cborBody(cursor: ListCursor, head: object, kind: KindDefinition): AsyncGenerator<Uint8Array> {
+  const items: Uint8Array[] = [];
+  for await (const texts of chunks(cursor)) for (const t of texts) items.push(encodeCborValue(JSON.parse(t), kind.schema));
+  yield encodeCborList(head as Record<string, unknown>, items);
+}
+
 async function* protobufBody(cursor: ListCursor, head: { kind: string; apiVersion: string; metadata: object }): AsyncGenerator<Uint8Array> {
   const itemKind = head.kind.slice(0, -'List'.length);
   const encoded: Uint8Array[] = [];

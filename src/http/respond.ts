@@ -2,24 +2,31 @@ import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import type { KubeObject, Status, SuccessStatus } from '../api/types.ts';
 import { encodeBody, isPretty, negotiateResponse, type NegotiatedResponse } from '../codecs/index.ts';
+import { encodeCbor } from '../codecs/cbor/index.ts';
 import { encodeProtobufObject } from '../codecs/protobuf/index.ts';
+import { servesCbor, type RequestScope } from './scope.ts';
 import { apiVersionOf, type KindDefinition } from '../registry/kind.ts';
 import { parseIncludeObject, toTable } from '../registry/table.ts';
 import { stringifyJson } from '../codecs/deep-json.ts';
 
-/** Picks the response encoding for a resource request (406 when none fits); protobuf where the kind has a protobuf form. */
-export function negotiate(ctx: Context, kind: KindDefinition, options: { allowTable: boolean; isWatch?: boolean }): NegotiatedResponse {
+/**
+ * Picks the response encoding for a resource request (406 when none fits): protobuf where the kind
+ * has a protobuf form, CBOR while its feature gate is on.
+ */
+export function negotiate(ctx: Context, scope: Pick<RequestScope, 'kind' | 'context'>, options: { allowTable: boolean; isWatch?: boolean }): NegotiatedResponse {
   return negotiateResponse(ctx.get('accept') || undefined, {
     allowTable: options.allowTable,
     allowPartialMetadata: false,
-    allowProtobuf: kind.wire.protobuf,
+    allowProtobuf: scope.kind.wire.protobuf,
+    allowCbor: servesCbor(scope),
     isWatch: options.isWatch,
   });
 }
 
-/** The JSON form of a value, or its protobuf envelope, as the negotiated format says. */
-export function encodeNegotiated(value: unknown, n: NegotiatedResponse, prettyOutput: boolean): string | Buffer {
+/** A value in the negotiated format: JSON or YAML text, a protobuf envelope, or CBOR (typed by the kind's schema). */
+export function encodeNegotiated(value: unknown, n: NegotiatedResponse, prettyOutput: boolean, kind?: KindDefinition): string | Buffer {
   if (n.format === 'protobuf') return Buffer.from(encodeProtobufObject(value as Record<string, unknown>));
+  if (n.format === 'cbor') return encodeCbor(value, kind?.schema);
   return encodeBody(value, n.format === 'yaml' ? 'yaml' : 'json', { pretty: prettyOutput });
 }
 
@@ -40,15 +47,7 @@ function send(ctx: Context, code: number, contentType: string, body: string | Bu
  * Writes one object. JSON without pretty-printing sends the stored text as it is (no parse and
  * re-encode); other encodings and Tables work from the parsed object.
  */
-export function writeObject(
-  ctx: Context,
-  kind: KindDefinition,
-  code: number,
-  object: KubeObject,
-  text: string | undefined,
-  negotiated?: NegotiatedResponse,
-): void {
-  const n = negotiated ?? negotiate(ctx, kind, { allowTable: true });
+export function writeObject(ctx: Context, kind: KindDefinition, code: number, object: KubeObject, text: string | undefined, n: NegotiatedResponse): void {
   if (n.output === 'table-json' || n.output === 'table-yaml') {
     const table = toTable(kind, [object], { includeObject: parseIncludeObject(ctx.query.includeObject as string | undefined), version: n.convert?.version });
     send(ctx, code, n.contentType, encodeBody(table, n.output === 'table-yaml' ? 'yaml' : 'json', { pretty: pretty(ctx, n) }));
@@ -58,11 +57,11 @@ export function writeObject(
     send(ctx, code, n.contentType, text);
     return;
   }
-  if (n.format === 'protobuf') {
+  if (n.format === 'protobuf' || n.format === 'cbor') {
     object.apiVersion ??= apiVersionOf(kind);
     object.kind ??= kind.kind;
   }
-  send(ctx, code, n.contentType, encodeNegotiated(object, n, pretty(ctx, n)));
+  send(ctx, code, n.contentType, encodeNegotiated(object, n, pretty(ctx, n), kind));
 }
 
 /**

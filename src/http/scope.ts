@@ -16,6 +16,11 @@ export interface RequestScope {
   readonly logger: Logger;
 }
 
+/** CBOR is served while the CBORServingAndStorage gate is on, for kinds that have a CBOR form. */
+export function servesCbor(scope: Pick<RequestScope, 'context' | 'kind'>): boolean {
+  return scope.kind.wire.cbor && scope.context.featureGates.enabled('CBORServingAndStorage');
+}
+
 export interface HandlerSettings {
   readonly maxRequestBodyBytes: number;
   readonly watchBookmarkIntervalMs: number;

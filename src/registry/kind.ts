@@ -184,7 +184,7 @@ export interface KindDefinition {
 /**
  * Which encodings a kind has: built-in kinds have a protobuf form and strategic merge patch (its
  * merge keys come from the Go types); custom resources have neither (a strategic merge patch is
- * answered 415, as upstream). CBOR comes with its codec.
+ * answered 415, as upstream). CBOR is served for every kind while the CBORServingAndStorage gate is on.
  */
 export interface WireCapabilities {
   readonly protobuf: boolean;
@@ -193,7 +193,7 @@ export interface WireCapabilities {
 }
 
 /** The wire capabilities of a built-in kind. */
-const BUILTIN_WIRE: WireCapabilities = Object.freeze({ protobuf: true, strategicMergePatch: true, cbor: false });
+const BUILTIN_WIRE: WireCapabilities = Object.freeze({ protobuf: true, strategicMergePatch: true, cbor: true });
 
 export type KindInput = Pick<KindDefinition, 'group' | 'version' | 'kind' | 'plural' | 'namespaced' | 'schemaMessage'> &
   Partial<Omit<KindDefinition, 'group' | 'version' | 'kind' | 'plural' | 'namespaced' | 'schemaMessage'>>;

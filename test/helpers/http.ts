@@ -4,6 +4,8 @@ export interface Reply {
   readonly status: number;
   readonly headers: Record<string, string | string[] | undefined>;
   readonly text: string;
+  /** The body as it came (binary formats). */
+  readonly bytes: Buffer;
   /** The body parsed as JSON (undefined when it is not JSON). */
   readonly json: any;
 }
@@ -29,14 +31,15 @@ export function request(base: string, path: string, options: RequestOptions): Pr
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
+        const bytes = Buffer.concat(chunks);
+        const text = bytes.toString('utf8');
         let json: unknown;
         try {
           json = JSON.parse(text);
         } catch {
           json = undefined;
         }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, bytes, json });
       });
       res.on('error', reject);
     });

@@ -7,7 +7,7 @@ import { decodeObject } from './decode-object.ts';
 /** POST on a collection: 201 with the stored object. */
 export async function handleCreate(ctx: Context, scope: RequestScope): Promise<void> {
   // The answer's encoding is settled before the write: a 406 must not follow a commit.
-  const negotiated = negotiate(ctx, scope.kind, { allowTable: true });
+  const negotiated = negotiate(ctx, scope, { allowTable: true });
   const { object, dryRun, fieldManager } = await decodeObject(ctx, scope);
   const stored = await scope.store.create(forWrite(scope.context, { dryRun, fieldManager }), scope.info.namespace, object);
   writeCommitted(ctx, scope, 201, stored.object, stored.text, negotiated);

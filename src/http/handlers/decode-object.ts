@@ -17,7 +17,7 @@ import {
 import { apiVersionOf } from '../../registry/kind.ts';
 import { goQuote } from '../../api/go/quote.ts';
 import { readBody } from '../body.ts';
-import type { ApiState, RequestScope } from '../scope.ts';
+import { servesCbor, type ApiState, type RequestScope } from '../scope.ts';
 
 export interface DecodedWrite {
   readonly object: KubeObject;
@@ -78,7 +78,7 @@ function fieldManagerErrors(fieldManager: string): FieldError[] {
  */
 export async function decodeObject(ctx: Context, scope: RequestScope): Promise<DecodedWrite> {
   const params = writeParams(ctx);
-  const format = parseContentType(ctx.get('content-type') || undefined, { allowYaml: true, allowProtobuf: scope.kind.wire.protobuf });
+  const format = parseContentType(ctx.get('content-type') || undefined, { allowYaml: true, allowProtobuf: scope.kind.wire.protobuf, allowCbor: servesCbor(scope) });
   const raw = await readBody(ctx, scope.settings.maxRequestBodyBytes);
   if (format === 'protobuf') {
     // Protobuf has no unknown or duplicate fields to report: the schema is the wire format.

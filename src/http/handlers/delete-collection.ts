@@ -29,7 +29,7 @@ interface Listed {
  * the history window and fail half-way with 410.
  */
 export async function handleDeleteCollection(ctx: Context, scope: RequestScope): Promise<void> {
-  const negotiated = negotiate(ctx, scope.kind, { allowTable: true });
+  const negotiated = negotiate(ctx, scope, { allowTable: true });
   const options = await readDeleteOptions(ctx, scope);
   const query = parseListQuery(ctx.URL.searchParams);
   const namespace = scope.kind.namespaced && scope.info.namespace ? scope.info.namespace : undefined;

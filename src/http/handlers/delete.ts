@@ -5,14 +5,14 @@ import { parseDeleteOptions, type DeleteOptions } from '../../registry/delete-op
 import { readBody } from '../body.ts';
 import { negotiate, writeCommitted, writeStatus } from '../respond.ts';
 import { forWrite } from '../request-context.ts';
-import type { RequestScope } from '../scope.ts';
+import { servesCbor, type RequestScope } from '../scope.ts';
 
 /** DeleteOptions from the optional body and the query. */
 export async function readDeleteOptions(ctx: Context, scope: RequestScope): Promise<DeleteOptions> {
   const raw = await readBody(ctx, scope.settings.maxRequestBodyBytes);
   let body: unknown;
   if (raw.length > 0) {
-    const format = parseContentType(ctx.get('content-type') || undefined, { allowYaml: true, allowProtobuf: true });
+    const format = parseContentType(ctx.get('content-type') || undefined, { allowYaml: true, allowProtobuf: true, allowCbor: servesCbor(scope) });
     body =
       format === 'protobuf'
         ? decodeProtobufObject(raw, { expect: { apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions' } }).object
@@ -26,7 +26,7 @@ export async function readDeleteOptions(ctx: Context, scope: RequestScope): Prom
  * 202 only when the client explicitly asked for cascading deletion through orphanDependents=false.
  */
 export async function handleDelete(ctx: Context, scope: RequestScope): Promise<void> {
-  const negotiated = negotiate(ctx, scope.kind, { allowTable: true });
+  const negotiated = negotiate(ctx, scope, { allowTable: true });
   const options = await readDeleteOptions(ctx, scope);
   const outcome = await scope.store.delete(forWrite(scope.context, { dryRun: options.dryRun }), scope.info.namespace, scope.info.name, options);
   if (outcome.gone && outcome.status) {

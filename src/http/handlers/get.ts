@@ -5,7 +5,7 @@ import type { RequestScope } from '../scope.ts';
 
 /** GET on one object (and on its status subresource, which reads the same object). */
 export async function handleGet(ctx: Context, scope: RequestScope): Promise<void> {
-  const n = negotiate(ctx, scope.kind, { allowTable: true });
+  const n = negotiate(ctx, scope, { allowTable: true });
   const rv = ctx.URL.searchParams.get('resourceVersion');
   // Unset is Most Recent, "0" is Any (the latest will do), anything else is NotOlderThan.
   const minVersion = rv && rv !== '0' ? parseResourceVersion(rv) : undefined;

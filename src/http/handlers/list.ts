@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { KubeObject } from '../../api/types.ts';
 import { encodeBody, isPretty } from '../../codecs/index.ts';
+import { encodeCborList, encodeCborValue } from '../../codecs/cbor/index.ts';
 import { supportsProtobuf } from '../../codecs/protobuf/index.ts';
 import { apiVersionOf } from '../../registry/kind.ts';
 import type { ListPage } from '../../registry/list-reader.ts';
@@ -16,7 +17,7 @@ import type { RequestScope } from '../scope.ts';
  * than the collection; a page (with a limit) is built whole, as it is bounded by its limit.
  */
 export async function handleList(ctx: Context, scope: RequestScope): Promise<void> {
-  const n = negotiate(ctx, scope.kind, { allowTable: true });
+  const n = negotiate(ctx, scope, { allowTable: true });
   const query = parseListQuery(ctx.URL.searchParams);
   const namespace = scope.kind.namespaced && scope.info.namespace ? scope.info.namespace : undefined;
   const pretty = n.pretty || isPretty(ctx.query.pretty as string | undefined, ctx.get('user-agent'));
@@ -58,6 +59,9 @@ export async function handleList(ctx: Context, scope: RequestScope): Promise<voi
     ctx.body = encodeBody(rendered, n.output === 'table-yaml' ? 'yaml' : 'json', { pretty });
   } else if (n.format === 'json' && !pretty) {
     ctx.body = listJson(scope, page);
+  } else if (n.format === 'cbor') {
+    const head = { kind: `${scope.kind.kind}List`, apiVersion: apiVersionOf(scope.kind), metadata: listMeta(page) };
+    ctx.body = encodeCborList(head, page.items.map((t) => encodeCborValue(JSON.parse(t), scope.kind.schema)));
   } else {
     const list = JSON.parse(listJson(scope, page)) as unknown;
     ctx.body = encodeNegotiated(list, n, pretty);

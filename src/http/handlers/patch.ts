@@ -8,7 +8,7 @@ import { findTypeError } from '../../registry/type-check.ts';
 import { readBody } from '../body.ts';
 import { negotiate, writeCommitted } from '../respond.ts';
 import { forWrite } from '../request-context.ts';
-import type { RequestScope } from '../scope.ts';
+import { servesCbor, type RequestScope } from '../scope.ts';
 import { applyFieldValidation, writeParams } from './decode-object.ts';
 
 type PatchKind = 'json-patch' | 'merge-patch' | 'strategic-merge-patch';
@@ -19,13 +19,14 @@ type PatchKind = 'json-patch' | 'merge-patch' | 'strategic-merge-patch';
  * are retried against the fresh object.
  */
 export async function handlePatch(ctx: Context, scope: RequestScope): Promise<void> {
-  const negotiated = negotiate(ctx, scope.kind, { allowTable: true });
+  const negotiated = negotiate(ctx, scope, { allowTable: true });
   const params = writeParams(ctx);
   // A kind without strategic merge patch (custom resources) does not list it among the types it takes.
-  const format = parseContentType(ctx.get('content-type') || undefined, { patch: true, allowStrategicMerge: scope.kind.wire.strategicMergePatch });
+  const wire = { patch: true as const, allowStrategicMerge: scope.kind.wire.strategicMergePatch, allowCbor: servesCbor(scope) };
+  const format = parseContentType(ctx.get('content-type') || undefined, wire);
   if (format !== 'json-patch' && format !== 'merge-patch' && format !== 'strategic-merge-patch') {
     // Server-side apply arrives with the managed-fields machinery; until then say so plainly.
-    throw unsupportedMediaType(ctx.get('content-type'), acceptedContentTypes({ patch: true, allowStrategicMerge: scope.kind.wire.strategicMergePatch }).filter((t) => !t.includes('apply-patch')));
+    throw unsupportedMediaType(ctx.get('content-type'), acceptedContentTypes(wire).filter((t) => !t.includes('apply-patch')));
   }
   const raw = await readBody(ctx, scope.settings.maxRequestBodyBytes);
   const patch = decodeBody(raw, format, { maxDecodedBytes: scope.settings.maxRequestBodyBytes });

@@ -6,7 +6,7 @@ import { decodeObject } from './decode-object.ts';
 
 /** PUT on an object or a subresource: 200, or 201 when the kind creates on update. */
 export async function handleUpdate(ctx: Context, scope: RequestScope): Promise<void> {
-  const negotiated = negotiate(ctx, scope.kind, { allowTable: true });
+  const negotiated = negotiate(ctx, scope, { allowTable: true });
   const { object, dryRun, fieldManager } = await decodeObject(ctx, scope);
   const { stored, created } = await scope.store.replace(forWrite(scope.context, { dryRun, fieldManager }), scope.info.namespace, scope.info.name, object);
   writeCommitted(ctx, scope, created ? 201 : 200, stored.object, stored.text, negotiated);

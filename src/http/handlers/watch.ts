@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { encodeCbor, encodeCborMapOfParts, encodeCborValue } from '../../codecs/cbor/index.ts';
 import type { ApiError } from '../../api/errors.ts';
 import type { KubeObject, Status, WatchEventType } from '../../api/types.ts';
 import { frameSerializedWatchEvent, type NegotiatedResponse } from '../../codecs/index.ts';
@@ -29,7 +30,7 @@ const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
  * stream started (an expired resourceVersion) arrive as an ERROR event carrying a Status.
  */
 export async function handleWatch(ctx: Context, scope: RequestScope): Promise<void> {
-  const n = negotiate(ctx, scope.kind, { allowTable: true, isWatch: true });
+  const n = negotiate(ctx, scope, { allowTable: true, isWatch: true });
   const query = parseListQuery(ctx.URL.searchParams);
   const namespace = scope.kind.namespaced && scope.info.namespace ? scope.info.namespace : undefined;
   // The legacy /watch/…/<name> path watches one object; a name from the field selector is in the query already.
@@ -183,6 +184,10 @@ class WatchStream {
       );
       return this.#send(frame);
     }
+    if (this.#negotiated.format === 'cbor') {
+      const kind = this.#scope.kind;
+      return this.#send(ev.memo(`cbor-frame:${type}`, () => cborWatchEvent(type, ev.memo('cbor', () => encodeCbor(ev.object, kind.schema)))));
+    }
     return this.#send(ev.memo(`json-frame:${type}`, () => frameSerializedWatchEvent(type, ev.text())));
   }
 
@@ -204,6 +209,7 @@ class WatchStream {
 
   #frame(type: WatchEventType, obj: object): string | Uint8Array {
     if (this.#negotiated.format === 'protobuf') return encodeProtobufWatchEvent(type, obj as Record<string, unknown>);
+    if (this.#negotiated.format === 'cbor') return cborWatchEvent(type, encodeCbor(obj));
     return frameSerializedWatchEvent(type, JSON.stringify(obj));
   }
 
@@ -308,4 +314,12 @@ function warningHeaders(ctx: Context): Record<string, string[]> {
   const warnings = (ctx.state as { warnings?: string[] }).warnings ?? [];
   const values = warnings.length > 0 ? warningHeaderValues(warnings) : [];
   return values.length > 0 ? { Warning: values } : {};
+}
+
+/**
+ * One `application/cbor-seq` item: a self-described WatchEvent map whose object is the object's own
+ * self-described encoding, embedded as it is (as upstream embeds the raw encoded object).
+ */
+function cborWatchEvent(type: WatchEventType, object: Uint8Array): Uint8Array {
+  return encodeCborMapOfParts({ type: encodeCborValue(type), object });
 }
