@@ -13,6 +13,7 @@ import {
   openapiV3Paths,
 } from '../../src/http/openapi/index.ts';
 import { defineKind, type KindDefinition } from '../../src/registry/kind.ts';
+import { builtinKinds } from '../../src/kinds/index.ts';
 
 type Json = Record<string, any>;
 
@@ -117,13 +118,36 @@ describe('OpenAPI v3', () => {
     assert.equal(roDoc.paths['/api/v1/namespaces/{namespace}/configmaps/{name}'].patch, undefined);
   });
 
+  it('describes every kind and every field of every served type (kubectl explain)', () => {
+    const doc = openapiV3Document(builtinKinds, 'api/v1') as Json;
+    const all = { ...doc.components.schemas } as Record<string, Json>;
+    for (const kind of builtinKinds) {
+      const gv = kind.group ? `apis/${kind.group}/${kind.version}` : 'api/v1';
+      Object.assign(all, (openapiV3Document(builtinKinds, gv) as Json).components.schemas);
+    }
+    let fields = 0;
+    for (const [name, schema] of Object.entries(all)) {
+      if (schema.type !== 'object' || !schema.properties) continue;
+      assert.ok(schema.description, `${name} has no description`);
+      for (const [field, prop] of Object.entries(schema.properties as Record<string, Json>)) {
+        assert.ok(typeof prop.description === 'string' && prop.description.length > 0, `${name}.${field} has no description`);
+        fields++;
+      }
+    }
+    assert.ok(fields > 200, `only ${fields} fields`);
+    const fs = all['io.k8s.api.coordination.v1.LeaseSpec'];
+    assert.equal(fs?.properties.leaseDurationSeconds.description, 'How long candidates wait after the last renewal before taking the lease.');
+  });
+
   it('generates component schemas with kube-apiserver names and extensions', () => {
     const doc = openapiV3Document(kinds, 'api/v1') as Json;
     const schemas = doc.components.schemas;
     const cm = schemas['io.k8s.api.core.v1.ConfigMap'];
     assert.deepEqual(cm['x-kubernetes-group-version-kind'], [gvk('', 'v1', 'ConfigMap')]);
-    assert.deepEqual(cm.properties.data, { type: 'object', additionalProperties: { type: 'string' } });
-    assert.deepEqual(cm.properties.metadata, { $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' });
+    assert.deepEqual(cm.properties.data, { description: 'String values by key.', type: 'object', additionalProperties: { type: 'string' } });
+    // A described reference is wrapped in allOf, as upstream's v3 documents do.
+    assert.deepEqual(cm.properties.metadata.allOf, [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }]);
+    assert.match(cm.properties.metadata.description, /metadata/);
     const owners = schemas['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta'].properties.ownerReferences;
     assert.equal(owners['x-kubernetes-patch-strategy'], 'merge');
     assert.equal(owners['x-kubernetes-patch-merge-key'], 'uid');

@@ -3,6 +3,7 @@
  * named type (message) reachable from the served kinds, named like kube-apiserver names them (`io.k8s.api.core.v1.ConfigMap`), with the
  * `x-kubernetes-*` extensions clients read (GVK, patch strategy and merge key, list type and map keys).
  */
+import { API_VERSION_DESCRIPTION, fieldDescription, KIND_FIELD_DESCRIPTION, typeDescription } from '../../schema/descriptions/describe.ts';
 import { getMessage } from '../../schema/generated/index.ts';
 import { messageSchema as compiledSchema, type FieldNode, type ObjectSchema, type TypeSchema } from '../../schema/type-schema.ts';
 import { definitionName, sortedRecord, type GroupVersionKind } from './names.ts';
@@ -95,9 +96,14 @@ function nodeSchema(flavor: SchemaFlavor, node: TypeSchema, refs: Set<string>): 
   }
 }
 
-/** A field's schema: its value's, with the list, map and patch markers clients read. */
-function fieldSchema(flavor: SchemaFlavor, field: FieldNode, refs: Set<string>): JsonSchema {
-  const out: JsonSchema = { ...nodeSchema(flavor, field.schema, refs) };
+/**
+ * A field's schema: its value's, with its description and the list, map and patch markers clients
+ * read. A reference carries its description beside it in v2 and inside `allOf` in v3, as upstream.
+ */
+function fieldSchema(flavor: SchemaFlavor, owner: ObjectSchema, field: FieldNode, refs: Set<string>): JsonSchema {
+  const value = nodeSchema(flavor, field.schema, refs);
+  const description = fieldDescription(owner.message ?? owner.goName, field);
+  const out: JsonSchema = flavor.v3 && '$ref' in value ? { allOf: [value], description } : { description, ...value };
   if (field.collection === 'list') {
     if (field.listType) out['x-kubernetes-list-type'] = field.listType;
     if (field.listMapKeys?.length) out['x-kubernetes-list-map-keys'] = [...field.listMapKeys];
@@ -113,14 +119,14 @@ function objectSchema(flavor: SchemaFlavor, obj: ObjectSchema, gvks: readonly Gr
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   if (obj.typeMeta) {
-    properties.apiVersion = { type: 'string' };
-    properties.kind = { type: 'string' };
+    properties.apiVersion = { description: API_VERSION_DESCRIPTION, type: 'string' };
+    properties.kind = { description: KIND_FIELD_DESCRIPTION, type: 'string' };
   }
   for (const [fieldName, field] of obj.fields) {
-    properties[fieldName] = fieldSchema(flavor, field, refs);
+    properties[fieldName] = fieldSchema(flavor, obj, field, refs);
     if (field.required) required.push(fieldName);
   }
-  const out: JsonSchema = { type: 'object', properties: sortedRecord(properties) };
+  const out: JsonSchema = { description: typeDescription(obj.message ?? obj.goName), type: 'object', properties: sortedRecord(properties) };
   if (required.length) out.required = required;
   if (obj.atomic) out['x-kubernetes-map-type'] = 'atomic';
   Object.assign(out, gvkExtension(gvks));
