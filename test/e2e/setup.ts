@@ -14,11 +14,11 @@ export interface E2eContext {
 }
 
 /** Registers file-level hooks that start a server before the first test and stop it after the last. */
-export function useServer(): () => E2eContext {
+export function useServer(extraFlags: string[] = []): () => E2eContext {
   let context: E2eContext | undefined;
   let cacheDir = '';
   before(async () => {
-    const srv = await startTestServer();
+    const srv = await startTestServer(extraFlags);
     cacheDir = await mkdtemp(path.join(tmpdir(), 'pgkube-kubectl-cache-'));
     context = { srv, kubectl: (version) => kubectl(version, srv.kubeconfig, cacheDir) };
   });

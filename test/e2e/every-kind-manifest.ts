@@ -1,0 +1,51 @@
+/**
+ * One valid object of every kind the server serves, as a kubectl manifest. Cluster-scoped names
+ * carry a per-run suffix (each kubectl version creates its own set); `n` varies the names that must
+ * have a fixed shape (IP addresses, APIService names).
+ */
+export interface ManifestObject {
+  readonly resource: string;
+  readonly object: Record<string, unknown>;
+}
+
+export function everyKindManifest(suffix: string, n: number, namespace: string): ManifestObject[] {
+  const name = (base: string) => `${base}-${suffix}`;
+  return [
+    { resource: 'namespaces', object: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: name('scratch') } } },
+    { resource: 'configmaps', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { a: '1' }, binaryData: { b: 'AAE=' } } },
+    { resource: 'secrets', object: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'secret' }, type: 'Opaque', stringData: { password: 'p' } } },
+    { resource: 'serviceaccounts', object: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } } },
+    {
+      resource: 'events',
+      object: { apiVersion: 'v1', kind: 'Event', metadata: { name: 'core-event' }, involvedObject: { kind: 'ConfigMap', name: 'cm', apiVersion: 'v1', namespace }, reason: 'Created', message: 'made', type: 'Normal', source: { component: 'e2e' } },
+    },
+    {
+      resource: 'events.events.k8s.io',
+      object: {
+        apiVersion: 'events.k8s.io/v1',
+        kind: 'Event',
+        metadata: { name: 'new-event' },
+        eventTime: '2024-01-02T03:04:05.000000Z',
+        action: 'Create',
+        reason: 'Created',
+        reportingController: 'example.com/e2e',
+        reportingInstance: 'e2e-1',
+        type: 'Normal',
+        regarding: { kind: 'ConfigMap', name: 'cm', apiVersion: 'v1', namespace },
+        note: 'made',
+      },
+    },
+    { resource: 'leases', object: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'lock' }, spec: { holderIdentity: 'me', leaseDurationSeconds: 15 } } },
+    {
+      resource: 'leasecandidates',
+      object: { apiVersion: 'coordination.k8s.io/v1beta1', kind: 'LeaseCandidate', metadata: { name: 'candidate' }, spec: { leaseName: 'lock', binaryVersion: '1.34.0', strategy: 'OldestEmulationVersion', emulationVersion: '1.33.0' } },
+    },
+    { resource: 'csidrivers', object: { apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', metadata: { name: name('csi.example.com') }, spec: { attachRequired: false, tokenRequests: [{ audience: 'vault' }] } } },
+    { resource: 'csinodes', object: { apiVersion: 'storage.k8s.io/v1', kind: 'CSINode', metadata: { name: name('node') }, spec: { drivers: [{ name: 'csi.example.com', nodeID: 'n1', topologyKeys: ['zone'] }] } } },
+    {
+      resource: 'csistoragecapacities',
+      object: { apiVersion: 'storage.k8s.io/v1', kind: 'CSIStorageCapacity', metadata: { name: 'capacity' }, storageClassName: 'fast', capacity: '1024Mi', nodeTopology: { matchLabels: { zone: 'a' } } },
+    },
+    { resource: 'ipaddresses', object: { apiVersion: 'networking.k8s.io/v1', kind: 'IPAddress', metadata: { name: `192.168.${n}.10` }, spec: { parentRef: { group: '', resource: 'services', namespace: 'default', name: 'web' } } } },
+  ];
+}
