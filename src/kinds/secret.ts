@@ -1,3 +1,4 @@
+import { BOOTSTRAP_TOKEN_TYPE, readBootstrapTokenSecret } from '../auth/authn/bootstrap-token-secret.ts';
 import type { FieldError } from '../api/errors.ts';
 import type { KubeObject } from '../api/types.ts';
 import { defineKind } from '../registry/kind.ts';
@@ -88,6 +89,11 @@ function validateSecret(obj: Record<string, unknown>): FieldError[] {
   return errs;
 }
 
+function bootstrapTokenWarnings(obj: KubeObject): string[] {
+  if (obj.type !== BOOTSTRAP_TOKEN_TYPE) return [];
+  return readBootstrapTokenSecret(obj).problems.map((p) => `bootstrap token Secret ${obj.metadata?.name ?? ''}: ${p}; it will not authenticate`);
+}
+
 export const secrets = defineKind({
   group: '',
   version: 'v1',
@@ -107,6 +113,9 @@ export const secrets = defineKind({
       if (obj.type === undefined || obj.type === '') obj.type = 'Opaque';
     },
     canonicalize: (_ctx, obj) => foldStringData(obj),
+    // Kubernetes stores a malformed bootstrap token Secret too; saying why it will not authenticate helps.
+    warningsOnCreate: (_ctx, obj) => bootstrapTokenWarnings(obj),
+    warningsOnUpdate: (_ctx, obj) => bootstrapTokenWarnings(obj),
     validate: (_ctx, obj) => validateSecret(obj),
     validateUpdate: (_ctx, obj, old) => {
       const errs = validateSecret(obj);
