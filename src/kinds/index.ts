@@ -9,9 +9,13 @@ import { events } from './event.ts';
 import { ipAddresses } from './ip-address.ts';
 import { leases } from './lease.ts';
 import { leaseCandidates } from './lease-candidate.ts';
+import { roles } from './role.ts';
+import { roleBindings } from './role-binding.ts';
+import { clusterRoles } from './cluster-role.ts';
+import { clusterRoleBindings } from './cluster-role-binding.ts';
 import { namespaces } from './namespace.ts';
 import { secrets } from './secret.ts';
 import { serviceAccounts } from './service-account.ts';
 
 /** Every kind this server can serve; `--runtime-config` decides which are enabled. */
-export const builtinKinds: readonly KindDefinition[] = [namespaces, configMaps, secrets, serviceAccounts, coreEvents, events, leases, csiDrivers, csiNodes, csiStorageCapacities, componentStatuses, ipAddresses, leaseCandidates];
+export const builtinKinds: readonly KindDefinition[] = [namespaces, configMaps, secrets, serviceAccounts, coreEvents, events, leases, csiDrivers, csiNodes, csiStorageCapacities, componentStatuses, ipAddresses, leaseCandidates, roles, roleBindings, clusterRoles, clusterRoleBindings];

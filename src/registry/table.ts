@@ -72,7 +72,7 @@ const NAME_COLUMN: TableColumnDefinition = {
  * Renders objects as a `meta.k8s.io` Table.
  *
  * A kind without table columns gets the real server's default table: `Name` and `Created At`
- * (type date, RFC3339 cells). A kind with columns gets `Name`, its columns, then `Age` (type
+ * (type date, RFC3339 cells). A kind with columns gets `Name`, its columns, then `Age` (before its wide-only columns) (type
  * string, cells like `5m`, `3d4h`), as the built-in printers do.
  *
  * @example
@@ -90,8 +90,12 @@ export function toTable(kind: KindDefinition, objects: readonly KubeObject[], op
     if (complete) return { cells: kind.tableColumns.map((c) => cellValue(c, obj)), object: rowObject(obj, includeObject, version) };
     const cells: unknown[] = [obj.metadata?.name ?? ''];
     if (custom) {
-      for (const column of kind.tableColumns) cells.push(cellValue(column, obj));
-      cells.push(age(created, now));
+      const at = wideColumnsFrom(kind);
+      kind.tableColumns.forEach((column, i) => {
+        if (i === at) cells.push(age(created, now));
+        cells.push(cellValue(column, obj));
+      });
+      if (at === kind.tableColumns.length) cells.push(age(created, now));
     } else {
       cells.push(rfc3339(created));
     }
@@ -118,9 +122,17 @@ export function toTable(kind: KindDefinition, objects: readonly KubeObject[], op
   };
 }
 
+/** Where the kind's trailing wide-only columns begin (Age goes there, as upstream lays tables out). */
+function wideColumnsFrom(kind: KindDefinition): number {
+  const cols = kind.tableColumns;
+  let at = cols.length;
+  while (at > 0 && (cols[at - 1]!.priority ?? 0) > 0) at--;
+  return at;
+}
+
 /**
  * A kind whose columns include its own `Name` lays out the whole table (the event table puts Name
- * among the wide-only columns and has no Age); otherwise Name comes first and Age last.
+ * among the wide-only columns and has no Age); otherwise Name comes first and Age closes the default columns.
  */
 function ownsLayout(kind: KindDefinition): boolean {
   return kind.tableColumns.some((c) => c.name === 'Name');
@@ -134,17 +146,9 @@ export function columnDefinitions(kind: KindDefinition): TableColumnDefinition[]
   if (kind.tableColumns.length === 0) {
     return [NAME_COLUMN, { name: 'Created At', type: 'date', format: '', description: CREATED_DESCRIPTION, priority: 0 }];
   }
-  return [
-    NAME_COLUMN,
-    ...kind.tableColumns.map((c) => ({
-      name: c.name,
-      type: c.type,
-      format: c.format ?? '',
-      description: c.description,
-      priority: c.priority ?? 0,
-    })),
-    { name: 'Age', type: 'string', format: '', description: CREATED_DESCRIPTION, priority: 0 },
-  ];
+  const own = kind.tableColumns.map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: c.description, priority: c.priority ?? 0 }));
+  const at = wideColumnsFrom(kind);
+  return [NAME_COLUMN, ...own.slice(0, at), { name: 'Age', type: 'string', format: '', description: CREATED_DESCRIPTION, priority: 0 }, ...own.slice(at)];
 }
 
 function cellValue(column: TableColumn, obj: KubeObject): unknown {

@@ -47,5 +47,21 @@ export function everyKindManifest(suffix: string, n: number, namespace: string):
       object: { apiVersion: 'storage.k8s.io/v1', kind: 'CSIStorageCapacity', metadata: { name: 'capacity' }, storageClassName: 'fast', capacity: '1024Mi', nodeTopology: { matchLabels: { zone: 'a' } } },
     },
     { resource: 'ipaddresses', object: { apiVersion: 'networking.k8s.io/v1', kind: 'IPAddress', metadata: { name: `192.168.${n}.10` }, spec: { parentRef: { group: '', resource: 'services', namespace: 'default', name: 'web' } } } },
+      { resource: 'roles', object: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'reader' }, rules: [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'] }] } },
+    {
+      resource: 'rolebindings',
+      object: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'read' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'reader' }, subjects: [{ kind: 'User', name: 'alice' }] },
+    },
+    { resource: 'clusterroles', object: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: name('health') }, rules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }] } },
+    {
+      resource: 'clusterrolebindings',
+      object: {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: name('health') },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: name('health') },
+        subjects: [{ kind: 'ServiceAccount', name: 'robot', namespace }],
+      },
+    },
   ];
 }

@@ -88,7 +88,7 @@ describe('toTable', () => {
     assert.deepEqual(empty.metadata, { resourceVersion: '5' });
   });
 
-  it('renders kind columns between Name and Age', () => {
+  it('renders kind columns between Name and Age, and wide-only columns after Age (as upstream’s deployment table)', () => {
     const now = new Date('2024-01-03T05:04:05Z');
     const d: KubeObject = {
       metadata: { name: 'web', creationTimestamp: '2024-01-02T03:04:05Z' },
@@ -100,11 +100,11 @@ describe('toTable', () => {
       [
         ['Name', 'string', 0],
         ['Ready', 'string', 0],
-        ['Selector', 'string', 1],
         ['Age', 'string', 0],
+        ['Selector', 'string', 1],
       ],
     );
-    assert.deepEqual(t.rows[0]!.cells, ['web', '1/1', null, '26h']);
+    assert.deepEqual(t.rows[0]!.cells, ['web', '1/1', '26h', null]);
   });
 
   it('leaves out column definitions for headerless tables', () => {

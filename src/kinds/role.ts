@@ -1,0 +1,20 @@
+import type { KubeObject } from '../api/types.ts';
+import { defineKind } from '../registry/kind.ts';
+import { policyRuleErrors, type PolicyRule } from './rbac-rules.ts';
+
+const rulesOf = (obj: KubeObject) => obj.rules as PolicyRule[] | undefined;
+
+/** rbac.authorization.k8s.io/v1 Role: permissions within one namespace (stored and validated; authorization reads them later). */
+export const roles = defineKind({
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  kind: 'Role',
+  plural: 'roles',
+  namespaced: true,
+  schemaMessage: 'k8s.io.api.rbac.v1.Role',
+  nameRule: 'path-segment',
+  strategy: {
+    validate: (_ctx, obj) => policyRuleErrors(rulesOf(obj), true),
+    validateUpdate: (_ctx, obj) => policyRuleErrors(rulesOf(obj), true),
+  },
+});
