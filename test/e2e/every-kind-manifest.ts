@@ -63,5 +63,9 @@ export function everyKindManifest(suffix: string, n: number, namespace: string):
         subjects: [{ kind: 'ServiceAccount', name: 'robot', namespace }],
       },
     },
+    {
+      resource: 'networkpolicies',
+      object: { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'web' }, spec: { podSelector: { matchLabels: { app: 'web' } }, ingress: [{ from: [{ ipBlock: { cidr: '10.0.0.0/8', except: ['10.1.0.0/16'] } }], ports: [{ port: 80 }] }] } },
+    },
   ];
 }

@@ -128,3 +128,19 @@ export function finalizerNameErrors(value: string): string[] {
   if (!value.includes('/') && !STANDARD_FINALIZERS.has(value)) errs.push('name is neither a standard finalizer name nor is it fully qualified');
   return errs;
 }
+
+/** IsValidPortName: an IANA service name (`http`, `metrics-2`). */
+export function portNameErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 15) errs.push(maxLenError(15));
+  if (!/^[-a-z0-9]+$/.test(value)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  if (!/[a-z]/.test(value)) errs.push('must contain at least one letter (a-z)');
+  if (value.includes('--')) errs.push('must not contain consecutive hyphens');
+  if (value.length > 0 && (value.startsWith('-') || value.endsWith('-'))) errs.push('must not begin or end with a hyphen');
+  return errs;
+}
+
+/** IsValidPortNum: 1 to 65535. */
+export function portNumberErrors(value: number): string[] {
+  return value >= 1 && value <= 65535 ? [] : ['must be between 1 and 65535, inclusive'];
+}

@@ -47,3 +47,25 @@ export function labelSelectorErrors(selector: LabelSelectorValue | null | undefi
   });
   return errs;
 }
+
+/**
+ * A selector as `kubectl get` columns show it (metav1.FormatLabelSelector): its requirements sorted by
+ * key, `k=v`, `k in (a,b)`, `k notin (a,b)`, `k`, `!k`, joined by commas; `<none>` when it selects
+ * everything or is unset.
+ */
+export function formatLabelSelector(selector: LabelSelectorValue | null | undefined): string {
+  if (!selector) return '<none>';
+  const reqs: { key: string; text: string }[] = [];
+  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) reqs.push({ key: k, text: `${k}=${v}` });
+  for (const e of selector.matchExpressions ?? []) {
+    const key = e.key ?? '';
+    const values = [...(e.values ?? [])].sort().join(',');
+    if (e.operator === 'In') reqs.push({ key, text: `${key} in (${values})` });
+    else if (e.operator === 'NotIn') reqs.push({ key, text: `${key} notin (${values})` });
+    else if (e.operator === 'Exists') reqs.push({ key, text: key });
+    else if (e.operator === 'DoesNotExist') reqs.push({ key, text: `!${key}` });
+    else return '<error>';
+  }
+  reqs.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return reqs.map((r) => r.text).join(',') || '<none>';
+}
