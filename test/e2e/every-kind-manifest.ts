@@ -68,5 +68,6 @@ export function everyKindManifest(suffix: string, n: number, namespace: string):
       object: { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'web' }, spec: { podSelector: { matchLabels: { app: 'web' } }, ingress: [{ from: [{ ipBlock: { cidr: '10.0.0.0/8', except: ['10.1.0.0/16'] } }], ports: [{ port: 80 }] }] } },
     },
     { resource: 'servicecidrs', object: { apiVersion: 'networking.k8s.io/v1', kind: 'ServiceCIDR', metadata: { name: name('extra') }, spec: { cidrs: [`10.${100 + n}.0.0/16`] } } },
+    { resource: 'poddisruptionbudgets', object: { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } } } },
   ];
 }

@@ -55,6 +55,8 @@ export interface KindSuite {
   readonly valid: readonly { readonly name: string; readonly object: KubeObject }[];
   readonly invalid: readonly InvalidCase[];
   readonly updates?: readonly UpdateCase[];
+  /** Updates through the status subresource. */
+  readonly statusUpdates?: readonly UpdateCase[];
   readonly defaults?: readonly DefaultCase[];
   readonly columns?: readonly ColumnCase[];
 }
@@ -119,12 +121,13 @@ export function runKindSuite(suite: KindSuite): void {
       }
     });
 
+    const updateCases = [...(suite.updates ?? []).map((c) => ({ c, subresource: '' })), ...(suite.statusUpdates ?? []).map((c) => ({ c, subresource: 'status' }))];
     describe('updates', () => {
-      for (const c of suite.updates ?? []) {
-        test(c.name, async () => {
+      for (const { c, subresource } of updateCases) {
+        test(subresource ? `${subresource}: ${c.name}` : c.name, async () => {
           const created = await store.create(testContext(), namespace, named(c.object));
           const name = created.object.metadata.name;
-          const write = store.update(testContext(), namespace, name, { build: (current) => c.change(current!) });
+          const write = store.update(testContext({ subresource }), namespace, name, { build: (current) => c.change(current!) });
           if (c.errors) {
             assert.deepEqual(causesOf(await rejection(write)), c.errors);
           } else {

@@ -32,7 +32,7 @@ const CONFIG_KEY_RE = new RegExp(`^${CONFIG_KEY_FMT}$`);
 const CONFIG_KEY_MSG = "a valid config key must consist of alphanumeric characters, '-', '_' or '.'";
 
 /** `msg (e.g. 'a',  or 'b', regex used for validation is '…')`: the double space is the server's. */
-function regexError(msg: string, fmt: string, ...examples: string[]): string {
+export function regexError(msg: string, fmt: string, ...examples: string[]): string {
   if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
   const shown = examples.map((e) => `'${e}', `).join(' or ');
   return `${msg} (e.g. ${shown}regex used for validation is '${fmt}')`;
@@ -143,4 +143,9 @@ export function portNameErrors(value: string): string[] {
 /** IsValidPortNum: 1 to 65535. */
 export function portNumberErrors(value: number): string[] {
   return value >= 1 && value <= 65535 ? [] : ['must be between 1 and 65535, inclusive'];
+}
+
+/** IsValidPercent: digits and a final `%` (`5%`). */
+export function percentErrors(value: string): string[] {
+  return /^[0-9]+%$/.test(value) ? [] : [regexError("a valid percent string must be a numeric string followed by an ending '%'", '[0-9]+%', '1%', '93%')];
 }
