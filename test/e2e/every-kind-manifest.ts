@@ -69,5 +69,6 @@ export function everyKindManifest(suffix: string, n: number, namespace: string):
     },
     { resource: 'servicecidrs', object: { apiVersion: 'networking.k8s.io/v1', kind: 'ServiceCIDR', metadata: { name: name('extra') }, spec: { cidrs: [`10.${100 + n}.0.0/16`] } } },
     { resource: 'poddisruptionbudgets', object: { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } } } },
+    { resource: 'runtimeclasses', object: { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: name('gvisor') }, handler: 'runsc', overhead: { podFixed: { cpu: '250m' } } } },
   ];
 }
