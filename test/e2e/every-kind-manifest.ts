@@ -70,5 +70,7 @@ export function everyKindManifest(suffix: string, n: number, namespace: string):
     { resource: 'servicecidrs', object: { apiVersion: 'networking.k8s.io/v1', kind: 'ServiceCIDR', metadata: { name: name('extra') }, spec: { cidrs: [`10.${100 + n}.0.0/16`] } } },
     { resource: 'poddisruptionbudgets', object: { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } } } },
     { resource: 'runtimeclasses', object: { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: name('gvisor') }, handler: 'runsc', overhead: { podFixed: { cpu: '250m' } } } },
+    { resource: 'limitranges', object: { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'limits' }, spec: { limits: [{ type: 'Container', max: { cpu: '2' }, min: { cpu: '100m' } }] } } },
+    { resource: 'resourcequotas', object: { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'quota' }, spec: { hard: { pods: '10', 'requests.cpu': '4' } } } },
   ];
 }
