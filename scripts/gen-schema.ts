@@ -254,11 +254,27 @@ function write(rel: string, text: string): void {
   console.log(`wrote ${rel} (${Math.round(text.length / 1024)} KiB)`);
 }
 
+/** Deep-merges nested protobuf namespaces (a supplement adds packages and messages, never replaces). */
+function mergeNested(into: any, from: any): void {
+  for (const [key, value] of Object.entries<any>(from)) {
+    if (into[key] && typeof into[key] === 'object' && value && typeof value === 'object' && !('fields' in value)) mergeNested(into[key], value);
+    else into[key] = value;
+  }
+}
+
+/** Adds a supplement's facts (types outside k8s.io/api, such as kube-aggregator's) to the main ones. */
+function mergeSupplement(protoJson: any, markersJson: any, kindsJson: any, supplement: any): void {
+  mergeNested(protoJson.nested, supplement.protobuf);
+  Object.assign(markersJson.messages, supplement.markers);
+  kindsJson.kinds.push(...supplement.kinds);
+}
+
 function main(): void {
   const protoJson = readJson('protobuf.json');
   const markersJson = readJson('markers.json');
   const kindsJson = readJson('kinds.json');
   const gnosticJson = readJson('openapiv2-gnostic.json');
+  mergeSupplement(protoJson, markersJson, kindsJson, readJson('kube-aggregator.json'));
   const release: string = protoJson.release ?? kindsJson.release ?? 'unknown';
 
   const kindMessages = new Set<string>();

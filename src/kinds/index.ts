@@ -22,6 +22,7 @@ import { podDisruptionBudgets } from './pod-disruption-budget.ts';
 import { runtimeClasses } from './runtime-class.ts';
 import { limitRanges } from './limit-range.ts';
 import { resourceQuotas } from './resource-quota.ts';
+import { apiServices } from './api-service.ts';
 
 /** Every kind this server can serve; `--runtime-config` decides which are enabled. */
-export const builtinKinds: readonly KindDefinition[] = [namespaces, configMaps, secrets, serviceAccounts, coreEvents, events, leases, csiDrivers, csiNodes, csiStorageCapacities, componentStatuses, ipAddresses, leaseCandidates, roles, roleBindings, clusterRoles, clusterRoleBindings, networkPolicies, serviceCIDRs, podDisruptionBudgets, runtimeClasses, limitRanges, resourceQuotas];
+export const builtinKinds: readonly KindDefinition[] = [namespaces, configMaps, secrets, serviceAccounts, coreEvents, events, leases, csiDrivers, csiNodes, csiStorageCapacities, componentStatuses, ipAddresses, leaseCandidates, roles, roleBindings, clusterRoles, clusterRoleBindings, networkPolicies, serviceCIDRs, podDisruptionBudgets, runtimeClasses, limitRanges, resourceQuotas, apiServices];

@@ -72,5 +72,14 @@ export function everyKindManifest(suffix: string, n: number, namespace: string):
     { resource: 'runtimeclasses', object: { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: name('gvisor') }, handler: 'runsc', overhead: { podFixed: { cpu: '250m' } } } },
     { resource: 'limitranges', object: { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'limits' }, spec: { limits: [{ type: 'Container', max: { cpu: '2' }, min: { cpu: '100m' } }] } } },
     { resource: 'resourcequotas', object: { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'quota' }, spec: { hard: { pods: '10', 'requests.cpu': '4' } } } },
+    {
+      resource: 'apiservices',
+      object: {
+        apiVersion: 'apiregistration.k8s.io/v1',
+        kind: 'APIService',
+        metadata: { name: `v1.x${suffix}.example.com` },
+        spec: { group: `x${suffix}.example.com`, version: 'v1', groupPriorityMinimum: 1000, versionPriority: 15, service: { namespace: 'default', name: 'api' }, insecureSkipTLSVerify: true },
+      },
+    },
   ];
 }

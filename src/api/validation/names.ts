@@ -149,3 +149,15 @@ export function portNumberErrors(value: number): string[] {
 export function percentErrors(value: string): string[] {
   return /^[0-9]+%$/.test(value) ? [] : [regexError("a valid percent string must be a numeric string followed by an ending '%'", '[0-9]+%', '1%', '93%')];
 }
+
+const DNS1035_LABEL_FMT = '[a-z]([-a-z0-9]*[a-z0-9])?';
+const DNS1035_LABEL_RE = new RegExp(`^${DNS1035_LABEL_FMT}$`);
+const DNS1035_LABEL_MSG = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+
+/** IsDNS1035Label: a DNS label that starts with a letter (API versions, service names). */
+export function dns1035LabelErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > DNS1123_LABEL_MAX) errs.push(maxLenError(DNS1123_LABEL_MAX));
+  if (!DNS1035_LABEL_RE.test(value)) errs.push(regexError(DNS1035_LABEL_MSG, DNS1035_LABEL_FMT, 'my-name', 'abc-123'));
+  return errs;
+}
