@@ -81,5 +81,6 @@ export function everyKindManifest(suffix: string, n: number, namespace: string):
         spec: { group: `x${suffix}.example.com`, version: 'v1', groupPriorityMinimum: 1000, versionPriority: 15, service: { namespace: 'default', name: 'api' }, insecureSkipTLSVerify: true },
       },
     },
+    { resource: 'storageversionmigrations', object: { apiVersion: 'storagemigration.k8s.io/v1alpha1', kind: 'StorageVersionMigration', metadata: { name: name('configmaps') }, spec: { resource: { group: '', version: 'v1', resource: 'configmaps' } } } },
   ];
 }
