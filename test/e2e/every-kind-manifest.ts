@@ -82,5 +82,23 @@ export function everyKindManifest(suffix: string, n: number, namespace: string):
       },
     },
     { resource: 'storageversionmigrations', object: { apiVersion: 'storagemigration.k8s.io/v1alpha1', kind: 'StorageVersionMigration', metadata: { name: name('configmaps') }, spec: { resource: { group: '', version: 'v1', resource: 'configmaps' } } } },
+    {
+      resource: 'prioritylevelconfigurations',
+      object: { apiVersion: 'flowcontrol.apiserver.k8s.io/v1', kind: 'PriorityLevelConfiguration', metadata: { name: name('batch') }, spec: { type: 'Limited', limited: { nominalConcurrencyShares: 5, limitResponse: { type: 'Queue', queuing: { queues: 16, handSize: 4, queueLengthLimit: 20 } } } } },
+    },
+    {
+      resource: 'flowschemas',
+      object: {
+        apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+        kind: 'FlowSchema',
+        metadata: { name: name('batch') },
+        spec: {
+          priorityLevelConfiguration: { name: name('batch') },
+          matchingPrecedence: 2000,
+          distinguisherMethod: { type: 'ByUser' },
+          rules: [{ subjects: [{ kind: 'ServiceAccount', serviceAccount: { name: 'robot', namespace } }], resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'] }] }],
+        },
+      },
+    },
   ];
 }
