@@ -100,5 +100,18 @@ export function everyKindManifest(suffix: string, n: number, namespace: string):
         },
       },
     },
+    {
+      resource: 'validatingadmissionpolicies',
+      object: {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingAdmissionPolicy',
+        metadata: { name: name('replica-limit') },
+        spec: { matchConstraints: { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['deployments'] }] }, validations: [{ expression: 'object.spec.replicas <= 5' }] },
+      },
+    },
+    {
+      resource: 'validatingadmissionpolicybindings',
+      object: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: name('replica-limit') }, spec: { policyName: name('replica-limit'), validationActions: ['Warn'] } },
+    },
   ];
 }
