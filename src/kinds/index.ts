@@ -28,6 +28,9 @@ import { flowSchemas } from './flow-schema.ts';
 import { priorityLevelConfigurations } from './priority-level-configuration.ts';
 import { validatingAdmissionPolicies } from './validating-admission-policy.ts';
 import { validatingAdmissionPolicyBindings } from './validating-admission-policy-binding.ts';
+import { persistentVolumes } from './persistent-volume.ts';
+import { persistentVolumeClaims } from './persistent-volume-claim.ts';
+import { volumeAttachments } from './volume-attachment.ts';
 
 /** Every kind this server can serve; `--runtime-config` decides which are enabled. */
-export const builtinKinds: readonly KindDefinition[] = [namespaces, configMaps, secrets, serviceAccounts, coreEvents, events, leases, csiDrivers, csiNodes, csiStorageCapacities, componentStatuses, ipAddresses, leaseCandidates, roles, roleBindings, clusterRoles, clusterRoleBindings, networkPolicies, serviceCIDRs, podDisruptionBudgets, runtimeClasses, limitRanges, resourceQuotas, apiServices, storageVersionMigrations, flowSchemas, priorityLevelConfigurations, validatingAdmissionPolicies, validatingAdmissionPolicyBindings];
+export const builtinKinds: readonly KindDefinition[] = [namespaces, configMaps, secrets, serviceAccounts, coreEvents, events, leases, csiDrivers, csiNodes, csiStorageCapacities, componentStatuses, ipAddresses, leaseCandidates, roles, roleBindings, clusterRoles, clusterRoleBindings, networkPolicies, serviceCIDRs, podDisruptionBudgets, runtimeClasses, limitRanges, resourceQuotas, apiServices, storageVersionMigrations, flowSchemas, priorityLevelConfigurations, validatingAdmissionPolicies, validatingAdmissionPolicyBindings, persistentVolumes, persistentVolumeClaims, volumeAttachments];
