@@ -31,6 +31,7 @@ import { validatingAdmissionPolicyBindings } from './validating-admission-policy
 import { persistentVolumes } from './persistent-volume.ts';
 import { persistentVolumeClaims } from './persistent-volume-claim.ts';
 import { volumeAttachments } from './volume-attachment.ts';
+import { nodes } from './node.ts';
 
 /** Every kind this server can serve; `--runtime-config` decides which are enabled. */
-export const builtinKinds: readonly KindDefinition[] = [namespaces, configMaps, secrets, serviceAccounts, coreEvents, events, leases, csiDrivers, csiNodes, csiStorageCapacities, componentStatuses, ipAddresses, leaseCandidates, roles, roleBindings, clusterRoles, clusterRoleBindings, networkPolicies, serviceCIDRs, podDisruptionBudgets, runtimeClasses, limitRanges, resourceQuotas, apiServices, storageVersionMigrations, flowSchemas, priorityLevelConfigurations, validatingAdmissionPolicies, validatingAdmissionPolicyBindings, persistentVolumes, persistentVolumeClaims, volumeAttachments];
+export const builtinKinds: readonly KindDefinition[] = [namespaces, configMaps, secrets, serviceAccounts, coreEvents, events, leases, csiDrivers, csiNodes, csiStorageCapacities, componentStatuses, ipAddresses, leaseCandidates, roles, roleBindings, clusterRoles, clusterRoleBindings, networkPolicies, serviceCIDRs, podDisruptionBudgets, runtimeClasses, limitRanges, resourceQuotas, apiServices, storageVersionMigrations, flowSchemas, priorityLevelConfigurations, validatingAdmissionPolicies, validatingAdmissionPolicyBindings, persistentVolumes, persistentVolumeClaims, volumeAttachments, nodes];

@@ -1,6 +1,7 @@
 import type { FieldError } from '../api/errors.ts';
 import type { RequestContext } from '../api/request-context.ts';
 import type { KubeObject } from '../api/types.ts';
+import type { SelectableFields } from '../api/selectors/field-selector.ts';
 import type { Storage } from '../storage/storage.ts';
 import { messageSchema, type ObjectSchema } from '../schema/type-schema.ts';
 
@@ -164,8 +165,11 @@ export interface KindDefinition {
    * rules (Lease, custom resources) set false.
    */
   readonly coreObjectMeta: boolean;
-  /** Field selectors beyond metadata.name and metadata.namespace: selector key → JSON path. */
-  readonly fieldSelectors: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Field selectors beyond metadata.name and metadata.namespace: selector key → JSON path, or a path
+   * and the text an absent field reads as (`spec.unschedulable` reads `false` when unset).
+   */
+  readonly fieldSelectors: SelectableFields;
   /** Columns after Name (the Name column and a trailing Age column are always present). */
   readonly tableColumns: readonly TableColumn[];
   readonly strategy: KindStrategy;

@@ -116,5 +116,6 @@ export function everyKindManifest(suffix: string, n: number, namespace: string):
     { resource: 'persistentvolumes', object: { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: name('pv') }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/data' } } } },
     { resource: 'persistentvolumeclaims', object: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'claim' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } } },
     { resource: 'volumeattachments', object: { apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttachment', metadata: { name: name('attach') }, spec: { attacher: 'csi.example.com', nodeName: 'node-1', source: { persistentVolumeName: name('pv') } } } },
+    { resource: 'nodes', object: { apiVersion: 'v1', kind: 'Node', metadata: { name: name('node'), labels: { 'node-role.kubernetes.io/worker': '' } }, spec: { taints: [{ key: 'dedicated', value: 'batch', effect: 'NoSchedule' }] } } },
   ];
 }
