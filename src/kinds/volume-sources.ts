@@ -258,11 +258,9 @@ function projected(s: Src, at: field.FieldPath): FieldError[] {
 
 /** Pod volume sources (the reference's Volume table). */
 export const POD_SOURCES: Readonly<Record<string, Validator>> = {
+  // Upstream looks at emptyDir first, then hostPath and the rest, in this order.
+  emptyDir: (s, at) => (s.sizeLimit !== undefined && String(s.sizeLimit).startsWith('-') ? [field.forbidden(at.child('sizeLimit'), 'SizeLimit field must be a valid resource quantity')] : []),
   hostPath,
-  emptyDir: (s, at) => {
-    if (s.sizeLimit !== undefined && String(s.sizeLimit).startsWith('-')) return [field.invalid(at.child('sizeLimit'), s.sizeLimit, 'must be greater than or equal to 0')];
-    return [];
-  },
   gitRepo: (s, at) => [...required(at, 'repository', s.repository), ...(s.directory?.startsWith('/') ? [field.invalid(at.child('directory'), s.directory, 'must be a relative path')] : []), ...noBackstepsErrors(s.directory ?? '', at.child('directory'))],
   gcePersistentDisk: partitioned('pdName'),
   awsElasticBlockStore: partitioned('volumeID'),

@@ -117,5 +117,17 @@ export function everyKindManifest(suffix: string, n: number, namespace: string):
     { resource: 'persistentvolumeclaims', object: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'claim' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } } },
     { resource: 'volumeattachments', object: { apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttachment', metadata: { name: name('attach') }, spec: { attacher: 'csi.example.com', nodeName: 'node-1', source: { persistentVolumeName: name('pv') } } } },
     { resource: 'nodes', object: { apiVersion: 'v1', kind: 'Node', metadata: { name: name('node'), labels: { 'node-role.kubernetes.io/worker': '' } }, spec: { taints: [{ key: 'dedicated', value: 'batch', effect: 'NoSchedule' }] } } },
+    {
+      resource: 'pods',
+      object: {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'web' },
+        spec: {
+          containers: [{ name: 'web', image: 'nginx:1.27', ports: [{ containerPort: 80 }], volumeMounts: [{ name: 'token', mountPath: '/var/run/token' }] }],
+          volumes: [{ name: 'token', projected: { sources: [{ serviceAccountToken: { path: 'token', expirationSeconds: 3600 } }] } }],
+        },
+      },
+    },
   ];
 }
