@@ -3,8 +3,8 @@ import type { KubeObject } from '../api/types.ts';
 import { dns1035LabelErrors, dns1123SubdomainErrors, portNumberErrors } from '../api/validation/names.ts';
 import { defineKind } from '../registry/kind.ts';
 import { statusSubresource } from '../registry/subresources.ts';
-import { humanDuration } from '../registry/table.ts';
 import * as field from '../registry/validation/field.ts';
+import { ageCell } from './columns.ts';
 
 type Service = { namespace?: string; name?: string; port?: number };
 type Spec = { service?: Service | null; group?: string; version?: string; insecureSkipTLSVerify?: boolean; caBundle?: string; groupPriorityMinimum?: number; versionPriority?: number };
@@ -81,7 +81,7 @@ export const apiServices = defineKind({
     { name: 'Name', type: 'string', format: 'name', description: 'The name of the APIService.', cell: (o) => o.metadata?.name ?? '' },
     { name: 'Service', type: 'string', description: 'The service that serves the API, or Local.', cell: (o) => (specOf(o).service ? `${specOf(o).service!.namespace ?? ''}/${specOf(o).service!.name ?? ''}` : 'Local') },
     { name: 'Available', type: 'string', description: 'Whether the API is available.', cell: (o) => available(o) },
-    { name: 'Age', type: 'string', description: 'Time since the APIService was created.', cell: (o) => (o.metadata?.creationTimestamp ? humanDuration(Date.now() - Date.parse(o.metadata.creationTimestamp)) : '<unknown>') },
+    { name: 'Age', type: 'string', description: 'Time since the APIService was created.', cell: ageCell },
   ],
   strategy: {
     default: (_ctx, obj) => {

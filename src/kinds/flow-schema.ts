@@ -5,10 +5,10 @@ import { dns1123LabelErrors, dns1123SubdomainErrors } from '../api/validation/na
 import { defineKind } from '../registry/kind.ts';
 import { canonicalJson } from '../registry/system-fields.ts';
 import { statusSubresource } from '../registry/subresources.ts';
-import { humanDuration } from '../registry/table.ts';
 import * as field from '../registry/validation/field.ts';
 import { MANDATORY_FLOW_SCHEMAS } from './flowcontrol-mandatory.ts';
 import { flowcontrolConditionErrors } from './flowcontrol-rules.ts';
+import { ageCell } from './columns.ts';
 
 type Subject = { kind?: string; user?: { name?: string } | null; group?: { name?: string } | null; serviceAccount?: { name?: string; namespace?: string } | null };
 type ResourceRule = { verbs?: string[]; apiGroups?: string[]; resources?: string[]; clusterScope?: boolean; namespaces?: string[] };
@@ -162,7 +162,7 @@ export const flowSchemas = defineKind({
     { name: 'PriorityLevel', type: 'string', description: 'The priority level requests of the schema go to.', cell: (o) => specOf(o).priorityLevelConfiguration?.name ?? '' },
     { name: 'MatchingPrecedence', type: 'string', description: 'Smaller values match first.', cell: (o) => specOf(o).matchingPrecedence ?? 0 },
     { name: 'DistinguisherMethod', type: 'string', description: 'How requests are split into flows.', cell: (o) => specOf(o).distinguisherMethod?.type ?? '<none>' },
-    { name: 'Age', type: 'string', description: 'Time since the flow schema was created.', cell: (o) => (o.metadata?.creationTimestamp ? humanDuration(Date.now() - Date.parse(o.metadata.creationTimestamp)) : '<unknown>') },
+    { name: 'Age', type: 'string', description: 'Time since the flow schema was created.', cell: ageCell },
     { name: 'MissingPL', type: 'string', description: 'Whether the priority level is missing.', cell: (o) => missingPriorityLevel(o) },
   ],
   strategy: {

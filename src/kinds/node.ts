@@ -6,10 +6,10 @@ import { labelValueErrors, qualifiedNameErrors } from '../api/validation/names.t
 import { defineKind } from '../registry/kind.ts';
 import { canonicalJson } from '../registry/system-fields.ts';
 import { statusSubresource } from '../registry/subresources.ts';
-import { humanDuration } from '../registry/table.ts';
 import * as field from '../registry/validation/field.ts';
 import { quantityValueErrors } from './core-resources.ts';
 import { taintEffectErrors } from './tolerations.ts';
+import { ageCell } from './columns.ts';
 
 type Taint = { key?: string; value?: string; effect?: string; timeAdded?: string };
 type Spec = { podCIDR?: string; podCIDRs?: string[]; providerID?: string; unschedulable?: boolean; taints?: Taint[]; externalID?: string };
@@ -137,7 +137,7 @@ export const nodes = defineKind({
     { name: 'Name', type: 'string', format: 'name', description: 'The name of the node.', cell: (o) => o.metadata?.name ?? '' },
     { name: 'Status', type: 'string', description: 'Whether the node is ready, and schedulable.', cell: nodeStatus },
     { name: 'Roles', type: 'string', description: 'The roles of the node.', cell: roles },
-    { name: 'Age', type: 'string', description: 'Time since the node was created.', cell: (o) => (o.metadata?.creationTimestamp ? humanDuration(Date.now() - Date.parse(o.metadata.creationTimestamp)) : '<unknown>') },
+    { name: 'Age', type: 'string', description: 'Time since the node was created.', cell: ageCell },
     { name: 'Version', type: 'string', description: 'The kubelet version.', cell: (o) => statusOf(o).nodeInfo?.kubeletVersion ?? '' },
     { name: 'Internal-IP', type: 'string', priority: 1, description: 'The internal address.', cell: (o) => address(o, 'InternalIP') },
     { name: 'External-IP', type: 'string', priority: 1, description: 'The external address.', cell: (o) => address(o, 'ExternalIP') },

@@ -5,12 +5,12 @@ import { dns1123LabelErrors, dns1123SubdomainErrors } from '../api/validation/na
 import { defineKind } from '../registry/kind.ts';
 import { canonicalJson } from '../registry/system-fields.ts';
 import { statusSubresource } from '../registry/subresources.ts';
-import { humanDuration } from '../registry/table.ts';
 import * as field from '../registry/validation/field.ts';
 import { labelSelectorErrors, type LabelSelectorValue } from '../registry/validation/label-selector.ts';
 import { quantityValueErrors } from './core-resources.ts';
 import { changes } from './persistent-volume.ts';
 import { accessModesColumn, accessModesErrors, classNameErrors, positiveQuantityErrors, VOLUME_MODES } from './storage-common.ts';
+import { ageCell } from './columns.ts';
 
 type Ref = { apiGroup?: string; kind?: string; name?: string; namespace?: string };
 export type ClaimSpec = {
@@ -103,7 +103,6 @@ function validateUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
   return errs;
 }
 
-const age = (o: KubeObject) => (o.metadata?.creationTimestamp ? humanDuration(Date.now() - Date.parse(o.metadata.creationTimestamp)) : '<unknown>');
 
 /** core v1 PersistentVolumeClaim: a user's request for storage. */
 export const persistentVolumeClaims = defineKind({
@@ -126,7 +125,7 @@ export const persistentVolumeClaims = defineKind({
     { name: 'Access Modes', type: 'string', description: 'How the bound volume may be mounted.', cell: (o) => (specOf(o).volumeName ? accessModesColumn(statusOf(o).accessModes) : '') },
     { name: 'StorageClass', type: 'string', description: 'The storage class of the claim.', cell: (o) => o.metadata?.annotations?.[CLASS_ANNOTATION] ?? specOf(o).storageClassName ?? '' },
     { name: 'VolumeAttributesClass', type: 'string', description: 'The volume attributes class of the claim.', cell: (o) => specOf(o).volumeAttributesClassName || '<unset>' },
-    { name: 'Age', type: 'string', description: 'Time since the claim was created.', cell: age },
+    { name: 'Age', type: 'string', description: 'Time since the claim was created.', cell: ageCell },
     { name: 'VolumeMode', type: 'string', priority: 1, description: 'Filesystem or Block.', cell: (o) => specOf(o).volumeMode ?? '<unset>' },
   ],
   strategy: {

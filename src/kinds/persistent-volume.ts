@@ -4,11 +4,11 @@ import { parseQuantity, quantityString } from '../api/go/quantity.ts';
 import { defineKind } from '../registry/kind.ts';
 import { canonicalJson } from '../registry/system-fields.ts';
 import { statusSubresource } from '../registry/subresources.ts';
-import { humanDuration } from '../registry/table.ts';
 import * as field from '../registry/validation/field.ts';
 import { quantityValueErrors } from './core-resources.ts';
 import { accessModesColumn, accessModesErrors, classNameErrors, nodeSelectorErrors, positiveQuantityErrors, VOLUME_MODES } from './storage-common.ts';
 import { PV_SOURCE_FORBIDDEN_NAMES, PV_SOURCE_PATHS, PV_SOURCES } from './volume-sources.ts';
+import { ageCell } from './columns.ts';
 
 type Spec = Record<string, any> & {
   capacity?: Record<string, string>;
@@ -120,7 +120,6 @@ function validateUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
   return errs;
 }
 
-const age = (o: KubeObject) => (o.metadata?.creationTimestamp ? humanDuration(Date.now() - Date.parse(o.metadata.creationTimestamp)) : '<unknown>');
 const phaseOf = (o: KubeObject) => (o.metadata?.deletionTimestamp ? 'Terminating' : ((o.status as { phase?: string } | undefined)?.phase ?? ''));
 const storageShown = (text: string | undefined) => (text === undefined ? '0' : quantityString(parseQuantity(text) ?? parseQuantity('0')!));
 
@@ -145,7 +144,7 @@ export const persistentVolumes = defineKind({
     { name: 'StorageClass', type: 'string', description: 'The storage class of the volume.', cell: (o) => o.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'] ?? specOf(o).storageClassName ?? '' },
     { name: 'VolumeAttributesClass', type: 'string', description: 'The volume attributes class of the volume.', cell: (o) => specOf(o).volumeAttributesClassName ?? '<unset>' },
     { name: 'Reason', type: 'string', description: 'Why the volume is in its phase.', cell: (o) => (o.status as { reason?: string } | undefined)?.reason ?? '' },
-    { name: 'Age', type: 'string', description: 'Time since the volume was created.', cell: age },
+    { name: 'Age', type: 'string', description: 'Time since the volume was created.', cell: ageCell },
     { name: 'VolumeMode', type: 'string', priority: 1, description: 'Filesystem or Block.', cell: (o) => specOf(o).volumeMode ?? '<unset>' },
   ],
   strategy: {

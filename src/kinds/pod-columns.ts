@@ -1,7 +1,7 @@
 /** The columns of `kubectl get pods` (upstream's printPod, for pods no kubelet has reported on yet as well). */
 import type { KubeObject } from '../api/types.ts';
 import type { TableColumn } from '../registry/kind.ts';
-import { humanDuration } from '../registry/table.ts';
+import { ageCell } from './columns.ts';
 
 type Obj = Record<string, any>;
 const statusOf = (o: KubeObject) => (o.status ?? {}) as Obj;
@@ -64,7 +64,7 @@ export const POD_COLUMNS: TableColumn[] = [
   { name: 'Ready', type: 'string', description: 'Ready containers out of all.', cell: ready },
   { name: 'Status', type: 'string', description: 'The aggregate status of the containers in this pod.', cell: podStatus },
   { name: 'Restarts', type: 'string', description: 'The number of times the containers in this pod have been restarted.', cell: restarts },
-  { name: 'Age', type: 'string', description: 'Time since the pod was created.', cell: (o) => (o.metadata?.creationTimestamp ? humanDuration(Date.now() - Date.parse(o.metadata.creationTimestamp)) : '<unknown>') },
+  { name: 'Age', type: 'string', description: 'Time since the pod was created.', cell: ageCell },
   { name: 'IP', type: 'string', priority: 1, description: 'The IP address assigned to the pod.', cell: (o) => statusOf(o).podIP || '<none>' },
   { name: 'Node', type: 'string', priority: 1, description: 'The node the pod runs on.', cell: (o) => specOf(o).nodeName || '<none>' },
   { name: 'Nominated Node', type: 'string', priority: 1, description: 'The node the pod is nominated for, when preempting.', cell: (o) => statusOf(o).nominatedNodeName || '<none>' },

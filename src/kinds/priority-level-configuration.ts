@@ -3,10 +3,10 @@ import type { KubeObject } from '../api/types.ts';
 import { defineKind } from '../registry/kind.ts';
 import { canonicalJson } from '../registry/system-fields.ts';
 import { statusSubresource } from '../registry/subresources.ts';
-import { humanDuration } from '../registry/table.ts';
 import * as field from '../registry/validation/field.ts';
 import { MANDATORY_PRIORITY_LEVELS } from './flowcontrol-mandatory.ts';
 import { flowcontrolConditionErrors } from './flowcontrol-rules.ts';
+import { ageCell } from './columns.ts';
 
 type Queuing = { queues?: number; handSize?: number; queueLengthLimit?: number };
 type Limited = { nominalConcurrencyShares?: number; limitResponse?: { type?: string; queuing?: Queuing | null }; lendablePercent?: number; borrowingLimitPercent?: number };
@@ -127,7 +127,7 @@ export const priorityLevelConfigurations = defineKind({
     { name: 'Queues', type: 'string', description: 'The number of queues.', cell: (o) => orNone(specOf(o).limited?.limitResponse?.queuing?.queues) },
     { name: 'HandSize', type: 'string', description: 'The queues a flow is shuffle-sharded to.', cell: (o) => orNone(specOf(o).limited?.limitResponse?.queuing?.handSize) },
     { name: 'QueueLengthLimit', type: 'string', description: 'How many requests a queue holds.', cell: (o) => orNone(specOf(o).limited?.limitResponse?.queuing?.queueLengthLimit) },
-    { name: 'Age', type: 'string', description: 'Time since the priority level was created.', cell: (o) => (o.metadata?.creationTimestamp ? humanDuration(Date.now() - Date.parse(o.metadata.creationTimestamp)) : '<unknown>') },
+    { name: 'Age', type: 'string', description: 'Time since the priority level was created.', cell: ageCell },
   ],
   strategy: {
     default: (_ctx, obj) => defaultSpec(obj),

@@ -4,9 +4,9 @@ import { parseQuantity, quantityString } from '../api/go/quantity.ts';
 import { goStruct } from '../api/go/values.ts';
 import { defineKind } from '../registry/kind.ts';
 import { statusSubresource } from '../registry/subresources.ts';
-import { humanDuration } from '../registry/table.ts';
 import * as field from '../registry/validation/field.ts';
 import { isStandardQuotaResource, quantityValueErrors, resourceNameErrors } from './core-resources.ts';
+import { ageCell } from './columns.ts';
 
 type Quantities = Record<string, string>;
 type Requirement = { scopeName?: string; operator?: string; values?: string[] };
@@ -139,7 +139,7 @@ export const resourceQuotas = defineKind({
   // Upstream's table puts Age second.
   tableColumns: [
     { name: 'Name', type: 'string', format: 'name', description: 'The name of the quota.', cell: (o) => o.metadata?.name ?? '' },
-    { name: 'Age', type: 'string', description: 'Time since the quota was created.', cell: (o) => (o.metadata?.creationTimestamp ? humanDuration(Date.now() - Date.parse(o.metadata.creationTimestamp)) : '<unknown>') },
+    { name: 'Age', type: 'string', description: 'Time since the quota was created.', cell: ageCell },
     { name: 'Request', type: 'string', description: 'Usage and hard limit of each resource other than limits.*.', cell: (o) => usage(o, false) },
     { name: 'Limit', type: 'string', description: 'Usage and hard limit of each limits.* resource.', cell: (o) => usage(o, true) },
   ],

@@ -2,10 +2,10 @@ import type { FieldError } from '../api/errors.ts';
 import type { KubeObject } from '../api/types.ts';
 import { dns1123SubdomainErrors, pathSegmentNameErrors } from '../api/validation/names.ts';
 import { defineKind } from '../registry/kind.ts';
-import { humanDuration } from '../registry/table.ts';
 import * as field from '../registry/validation/field.ts';
 import { labelSelectorErrors, type LabelSelectorValue } from '../registry/validation/label-selector.ts';
 import { defaultMatchResources, matchResourcesErrors, type MatchResources } from './admission-rules.ts';
+import { ageCell } from './columns.ts';
 
 type ParamRef = { name?: string; namespace?: string; selector?: LabelSelectorValue | null; parameterNotFoundAction?: string };
 type Spec = { policyName?: string; paramRef?: ParamRef | null; matchResources?: MatchResources | null; validationActions?: string[] };
@@ -85,7 +85,7 @@ export const validatingAdmissionPolicyBindings = defineKind({
     { name: 'Name', type: 'string', format: 'name', description: 'The name of the binding.', cell: (o) => o.metadata?.name ?? '' },
     { name: 'PolicyName', type: 'string', description: 'The policy the binding applies.', cell: (o) => specOf(o).policyName ?? '' },
     { name: 'ParamRef', type: 'string', description: 'The parameter objects the policy runs with.', cell: (o) => paramColumn(o) },
-    { name: 'Age', type: 'string', description: 'Time since the binding was created.', cell: (o) => (o.metadata?.creationTimestamp ? humanDuration(Date.now() - Date.parse(o.metadata.creationTimestamp)) : '<unknown>') },
+    { name: 'Age', type: 'string', description: 'Time since the binding was created.', cell: ageCell },
   ],
   strategy: {
     default: (_ctx, obj) => defaultMatchResources(specOf(obj).matchResources),

@@ -3,11 +3,11 @@ import type { KubeObject } from '../api/types.ts';
 import { dns1035LabelErrors, dns1123SubdomainErrors, qualifiedNameErrors } from '../api/validation/names.ts';
 import { defineKind } from '../registry/kind.ts';
 import { statusSubresource } from '../registry/subresources.ts';
-import { humanDuration } from '../registry/table.ts';
 import { conditionsErrors, type ConditionValue } from '../registry/validation/conditions.ts';
 import * as field from '../registry/validation/field.ts';
 import { canonicalJson } from '../registry/system-fields.ts';
 import { celSyntaxErrors, defaultMatchResources, FAILURE_POLICIES, matchConditionsErrors, matchResourcesErrors, type MatchCondition, type MatchResources } from './admission-rules.ts';
+import { ageCell } from './columns.ts';
 
 type Validation = { expression?: string; message?: string; reason?: string; messageExpression?: string };
 type Variable = { name?: string; expression?: string };
@@ -158,7 +158,7 @@ export const validatingAdmissionPolicies = defineKind({
     { name: 'Name', type: 'string', format: 'name', description: 'The name of the policy.', cell: (o) => o.metadata?.name ?? '' },
     { name: 'Validations', type: 'integer', description: 'How many validation rules the policy has.', cell: (o) => (specOf(o).validations ?? []).length },
     { name: 'ParamKind', type: 'string', description: 'The kind of the parameter objects.', cell: (o) => (specOf(o).paramKind ? `${specOf(o).paramKind!.apiVersion ?? ''}/${specOf(o).paramKind!.kind ?? ''}` : '<unset>') },
-    { name: 'Age', type: 'string', description: 'Time since the policy was created.', cell: (o) => (o.metadata?.creationTimestamp ? humanDuration(Date.now() - Date.parse(o.metadata.creationTimestamp)) : '<unknown>') },
+    { name: 'Age', type: 'string', description: 'Time since the policy was created.', cell: ageCell },
   ],
   strategy: {
     default: (_ctx, obj) => {

@@ -5,10 +5,10 @@ import { dns1123SubdomainErrors } from '../api/validation/names.ts';
 import { defineKind } from '../registry/kind.ts';
 import { canonicalJson } from '../registry/system-fields.ts';
 import { statusSubresource } from '../registry/subresources.ts';
-import { humanDuration } from '../registry/table.ts';
 import * as field from '../registry/validation/field.ts';
 import { persistentVolumeSpecErrors } from './persistent-volume.ts';
 import { csiDriverNameErrors } from './volume-sources.ts';
+import { ageCell } from './columns.ts';
 
 type Spec = { attacher?: string; nodeName?: string; source?: { persistentVolumeName?: string; inlineVolumeSpec?: Record<string, any> | null } };
 type Status = { attached?: boolean; attachmentMetadata?: Record<string, string>; attachError?: { message?: string } | null; detachError?: { message?: string } | null };
@@ -54,7 +54,6 @@ function validate(obj: KubeObject): FieldError[] {
   return errs;
 }
 
-const age = (o: KubeObject) => (o.metadata?.creationTimestamp ? humanDuration(Date.now() - Date.parse(o.metadata.creationTimestamp)) : '<unknown>');
 
 /** storage.k8s.io/v1 VolumeAttachment: attach a volume to a node (for external attachers). */
 export const volumeAttachments = defineKind({
@@ -71,7 +70,7 @@ export const volumeAttachments = defineKind({
     { name: 'PV', type: 'string', description: 'The persistent volume attached.', cell: (o) => specOf(o).source?.persistentVolumeName ?? '' },
     { name: 'Node', type: 'string', description: 'The node the volume is attached to.', cell: (o) => specOf(o).nodeName ?? '' },
     { name: 'Attached', type: 'boolean', description: 'Whether the volume is attached.', cell: (o) => statusOf(o).attached ?? false },
-    { name: 'Age', type: 'string', description: 'Time since the attachment was created.', cell: age },
+    { name: 'Age', type: 'string', description: 'Time since the attachment was created.', cell: ageCell },
   ],
   strategy: {
     // Status is the attacher's: a create starts it from "not attached" (Go's zero status).
