@@ -1,12 +1,12 @@
 /**
  * Rules the admissionregistration kinds share (upstream's admissionregistration validation): rules
- * with operations, match resources, match conditions, and syntax checks of CEL expressions.
+ * with operations, match resources and match conditions.
  */
-import { parse as parseCel } from '@marcbachmann/cel-js';
 import type { FieldError } from '../api/errors.ts';
 import { pathSegmentNameErrors, qualifiedNameErrors } from '../api/validation/names.ts';
 import * as field from '../registry/validation/field.ts';
 import { labelSelectorErrors, type LabelSelectorValue } from '../registry/validation/label-selector.ts';
+import { celErrors } from './admission-cel.ts';
 
 export interface NamedRule {
   operations?: string[];
@@ -129,26 +129,10 @@ export function matchResourcesErrors(m: MatchResources | null | undefined, at: f
 }
 
 /**
- * A CEL expression's syntax, as the compile step judges it: a parse failure is `Invalid` with a
- * `compilation failed:` detail naming the line and column (type checking against the request's
- * types is left to evaluation).
+ * validateMatchConditions: at most 64, unique qualified names, boolean expressions that compile
+ * (with `params` where the policy has a paramKind, never with `variables`).
  */
-export function celSyntaxErrors(expression: string, at: field.FieldPath): FieldError[] {
-  try {
-    parseCel(expression);
-    return [];
-  } catch (err) {
-    const lines = String((err as Error).message).split('\n');
-    const codeLine = lines.find((l) => /^>\s*\d+ \| /.test(l));
-    const caretLine = codeLine ? lines[lines.indexOf(codeLine) + 1] : undefined;
-    const line = codeLine ? Number(/^>\s*(\d+)/.exec(codeLine)![1]) : 1;
-    const column = codeLine && caretLine ? Math.max(1, caretLine.indexOf('^') - (codeLine.indexOf('| ') + 2) + 1) : 1;
-    return [field.invalid(at, expression, `compilation failed: ERROR: <input>:${line}:${column}: Syntax error: ${lines[0]}`)];
-  }
-}
-
-/** validateMatchConditions: at most 64, unique qualified names, expressions present and parseable. */
-export function matchConditionsErrors(conditions: MatchCondition[] | undefined, at: field.FieldPath): FieldError[] {
+export function matchConditionsErrors(conditions: MatchCondition[] | undefined, at: field.FieldPath, params: boolean): FieldError[] {
   const list = conditions ?? [];
   const errs: FieldError[] = [];
   if (list.length > 64) errs.push(field.tooMany(at, list.length, 64));
@@ -157,7 +141,8 @@ export function matchConditionsErrors(conditions: MatchCondition[] | undefined, 
     const p = at.index(i);
     const expression = (c.expression ?? '').trim();
     if (!expression) errs.push(field.required(p.child('expression')));
-    else errs.push(...celSyntaxErrors(expression, p.child('expression')));
+    // The trimmed text is compiled (positions count from it) but the error shows it too.
+    else errs.push(...celErrors(expression, p.child('expression'), { params, authorizer: true }, 'bool'));
     const name = c.name ?? '';
     if (!name) errs.push(field.required(p.child('name')));
     else for (const msg of qualifiedNameErrors(name)) errs.push(field.invalid(p.child('name'), name, msg));

@@ -3,11 +3,10 @@ import type { KubeObject } from '../api/types.ts';
 import { goStruct } from '../api/go/values.ts';
 import { dns1123LabelErrors, dns1123SubdomainErrors } from '../api/validation/names.ts';
 import { defineKind } from '../registry/kind.ts';
-import { canonicalJson } from '../registry/system-fields.ts';
-import { statusSubresource } from '../registry/subresources.ts';
+import { NAME_DESCRIPTION } from '../registry/table.ts';
 import * as field from '../registry/validation/field.ts';
-import { MANDATORY_FLOW_SCHEMAS } from './flowcontrol-mandatory.ts';
-import { flowcontrolConditionErrors } from './flowcontrol-rules.ts';
+import { mandatoryFlowSchemaErrors } from './flowcontrol-mandatory.ts';
+import { flowcontrolConditionErrors, flowcontrolStatusSubresource } from './flowcontrol-rules.ts';
 import { ageCell } from './columns.ts';
 
 type Subject = { kind?: string; user?: { name?: string } | null; group?: { name?: string } | null; serviceAccount?: { name?: string; namespace?: string } | null };
@@ -135,8 +134,7 @@ function validate(obj: KubeObject): FieldError[] {
     (rule.resourceRules ?? []).forEach((r, j) => errs.push(...resourceRuleErrors(r, p.child('resourceRules').index(j))));
     (rule.nonResourceRules ?? []).forEach((r, j) => errs.push(...nonResourceRuleErrors(r, p.child('nonResourceRules').index(j))));
   });
-  const mandatory = MANDATORY_FLOW_SCHEMAS[name];
-  if (mandatory && canonicalJson(spec) !== canonicalJson(mandatory)) errs.push(field.invalid(at, obj.spec ?? null, `spec of '${name}' must equal the fixed value`));
+  errs.push(...mandatoryFlowSchemaErrors(name, obj.spec));
   errs.push(...flowcontrolConditionErrors(obj));
   return errs;
 }
@@ -156,9 +154,9 @@ export const flowSchemas = defineKind({
   namespaced: false,
   schemaMessage: 'k8s.io.api.flowcontrol.v1.FlowSchema',
   tracksGeneration: true,
-  subresources: [statusSubresource({ validateUpdate: (_ctx, obj) => flowcontrolConditionErrors(obj) })],
+  subresources: [flowcontrolStatusSubresource()],
   tableColumns: [
-    { name: 'Name', type: 'string', format: 'name', description: 'The name of the flow schema.', cell: (o) => o.metadata?.name ?? '' },
+    { name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, cell: (o) => o.metadata?.name ?? '' },
     { name: 'PriorityLevel', type: 'string', description: 'The priority level requests of the schema go to.', cell: (o) => specOf(o).priorityLevelConfiguration?.name ?? '' },
     { name: 'MatchingPrecedence', type: 'string', description: 'Smaller values match first.', cell: (o) => specOf(o).matchingPrecedence ?? 0 },
     { name: 'DistinguisherMethod', type: 'string', description: 'How requests are split into flows.', cell: (o) => specOf(o).distinguisherMethod?.type ?? '<none>' },

@@ -1,16 +1,27 @@
 import type { FieldError } from '../api/errors.ts';
 import type { KubeObject } from '../api/types.ts';
-import { cidrContains, parseCidrSloppy } from '../api/go/cidr.ts';
+import { parseCidrSloppy } from '../api/go/cidr.ts';
 import { portNameErrors, portNumberErrors } from '../api/validation/names.ts';
 import { defineKind } from '../registry/kind.ts';
 import * as field from '../registry/validation/field.ts';
 import { formatLabelSelector, labelSelectorErrors, type LabelSelectorValue } from '../registry/validation/label-selector.ts';
+import { cidrWarnings, goCidrContains } from './network-policy-cidr.ts';
 
 type Port = { protocol?: string; port?: number | string; endPort?: number };
 type IPBlock = { cidr?: string; except?: string[] };
 type Peer = { podSelector?: LabelSelectorValue | null; namespaceSelector?: LabelSelectorValue | null; ipBlock?: IPBlock | null };
 type Spec = { podSelector?: LabelSelectorValue; ingress?: { ports?: Port[]; from?: Peer[] }[]; egress?: { ports?: Port[]; to?: Peer[] }[]; policyTypes?: string[] };
 
+/**
+ * What an update may keep that a create would refuse: CIDRs the stored policy already holds, and
+ * invalid label values in selectors when the stored pod selector is itself invalid.
+ */
+interface Allowances {
+  readonly cidrs: ReadonlySet<string>;
+  readonly invalidLabelValues: boolean;
+}
+
+const CREATE: Allowances = { cidrs: new Set(), invalidLabelValues: false };
 const specOf = (obj: KubeObject) => (obj.spec ?? {}) as Spec;
 const PROTOCOLS = ['TCP', 'UDP', 'SCTP'];
 const POLICY_TYPES = ['Ingress', 'Egress'];
@@ -42,7 +53,12 @@ function portErrors(port: Port, at: field.FieldPath): FieldError[] {
   return errs;
 }
 
-/** `existing` are the CIDRs of the stored policy: an update may keep one a create would refuse. */
+/** Selector errors; with the legacy allowance, values of matchExpressions are not judged. */
+function selectorErrors(selector: LabelSelectorValue | null | undefined, at: field.FieldPath, allow: Allowances): FieldError[] {
+  const errs = labelSelectorErrors(selector, at);
+  return allow.invalidLabelValues ? errs.filter((e) => !/\.matchExpressions\[\d+\]\.values\[\d+\]$/.test(e.field)) : errs;
+}
+
 function ipBlockErrors(block: IPBlock, at: field.FieldPath, existing: ReadonlySet<string>): FieldError[] {
   if (!block.cidr) return [field.required(at.child('cidr'))];
   const errs: FieldError[] = [];
@@ -56,25 +72,25 @@ function ipBlockErrors(block: IPBlock, at: field.FieldPath, existing: ReadonlySe
       if (!existing.has(text)) errs.push(field.invalid(p, text, CIDR_ERROR));
       return;
     }
-    if (!cidrContains(cidr, except) || cidr.prefix >= except.prefix) errs.push(field.invalid(p, text, 'must be a strict subset of `cidr`'));
+    if (!goCidrContains(cidr, except) || cidr.prefix >= except.prefix) errs.push(field.invalid(p, text, 'must be a strict subset of `cidr`'));
   });
   return errs;
 }
 
-function peerErrors(peer: Peer, at: field.FieldPath, existing: ReadonlySet<string>): FieldError[] {
+function peerErrors(peer: Peer, at: field.FieldPath, allow: Allowances): FieldError[] {
   const errs: FieldError[] = [];
   let count = 0;
   if (peer.podSelector) {
     count++;
-    errs.push(...labelSelectorErrors(peer.podSelector, at.child('podSelector')));
+    errs.push(...selectorErrors(peer.podSelector, at.child('podSelector'), allow));
   }
   if (peer.namespaceSelector) {
     count++;
-    errs.push(...labelSelectorErrors(peer.namespaceSelector, at.child('namespaceSelector')));
+    errs.push(...selectorErrors(peer.namespaceSelector, at.child('namespaceSelector'), allow));
   }
   if (peer.ipBlock) {
     count++;
-    errs.push(...ipBlockErrors(peer.ipBlock, at.child('ipBlock'), existing));
+    errs.push(...ipBlockErrors(peer.ipBlock, at.child('ipBlock'), allow.cidrs));
   }
   if (count === 0) errs.push(field.required(at, 'must specify a peer'));
   else if (count > 1 && peer.ipBlock) errs.push(field.forbidden(at, 'may not specify both ipBlock and another peer'));
@@ -82,19 +98,19 @@ function peerErrors(peer: Peer, at: field.FieldPath, existing: ReadonlySet<strin
 }
 
 /** Upstream's ValidateNetworkPolicySpec. */
-function validateSpec(obj: KubeObject, existing: ReadonlySet<string> = new Set()): FieldError[] {
+function validateSpec(obj: KubeObject, allow: Allowances): FieldError[] {
   const spec = specOf(obj);
   const at = field.path('spec');
-  const errs = labelSelectorErrors(spec.podSelector, at.child('podSelector'));
+  const errs = selectorErrors(spec.podSelector, at.child('podSelector'), allow);
   (spec.ingress ?? []).forEach((rule, i) => {
     const p = at.child('ingress').index(i);
     (rule.ports ?? []).forEach((port, j) => errs.push(...portErrors(port, p.child('ports').index(j))));
-    (rule.from ?? []).forEach((peer, j) => errs.push(...peerErrors(peer, p.child('from').index(j), existing)));
+    (rule.from ?? []).forEach((peer, j) => errs.push(...peerErrors(peer, p.child('from').index(j), allow)));
   });
   (spec.egress ?? []).forEach((rule, i) => {
     const p = at.child('egress').index(i);
     (rule.ports ?? []).forEach((port, j) => errs.push(...portErrors(port, p.child('ports').index(j))));
-    (rule.to ?? []).forEach((peer, j) => errs.push(...peerErrors(peer, p.child('to').index(j), existing)));
+    (rule.to ?? []).forEach((peer, j) => errs.push(...peerErrors(peer, p.child('to').index(j), allow)));
   });
   const types = spec.policyTypes ?? [];
   if (types.length > POLICY_TYPES.length) {
@@ -107,11 +123,27 @@ function validateSpec(obj: KubeObject, existing: ReadonlySet<string> = new Set()
   return errs;
 }
 
-/** Every CIDR of a stored policy (which an update may keep even when it no longer parses). */
-function cidrsOf(obj: KubeObject): Set<string> {
+/** Every ipBlock with its path, ingress peers first. */
+function ipBlocksOf(obj: KubeObject): { block: IPBlock; at: field.FieldPath }[] {
   const spec = specOf(obj);
-  const peers = [...(spec.ingress ?? []).flatMap((r) => r.from ?? []), ...(spec.egress ?? []).flatMap((r) => r.to ?? [])];
-  return new Set(peers.flatMap((p) => (p.ipBlock ? [p.ipBlock.cidr ?? '', ...(p.ipBlock.except ?? [])] : [])));
+  const out: { block: IPBlock; at: field.FieldPath }[] = [];
+  (spec.ingress ?? []).forEach((r, i) => (r.from ?? []).forEach((p, j) => p.ipBlock && out.push({ block: p.ipBlock, at: field.path('spec', 'ingress').index(i).child('from').index(j).child('ipBlock') })));
+  (spec.egress ?? []).forEach((r, i) => (r.to ?? []).forEach((p, j) => p.ipBlock && out.push({ block: p.ipBlock, at: field.path('spec', 'egress').index(i).child('to').index(j).child('ipBlock') })));
+  return out;
+}
+
+/** Upstream's update options, read from the stored policy. */
+function allowancesFrom(old: KubeObject): Allowances {
+  const cidrs = new Set(ipBlocksOf(old).flatMap(({ block }) => [block.cidr ?? '', ...(block.except ?? [])]));
+  return { cidrs, invalidLabelValues: labelSelectorErrors(specOf(old).podSelector, field.path('spec')).length > 0 };
+}
+
+/** Warnings for CIDRs that parse but are ambiguous or non-standard. */
+function warnings(obj: KubeObject): string[] {
+  return ipBlocksOf(obj).flatMap(({ block, at }) => [
+    ...cidrWarnings(at.child('cidr'), block.cidr ?? ''),
+    ...(block.except ?? []).flatMap((e, k) => cidrWarnings(at.child('except').index(k), e)),
+  ]);
 }
 
 /** networking.k8s.io/v1 NetworkPolicy: which traffic the selected pods may receive and send. */
@@ -127,7 +159,9 @@ export const networkPolicies = defineKind({
   tableColumns: [{ name: 'Pod-Selector', type: 'string', description: 'The pods the policy applies to.', cell: (o) => formatLabelSelector(specOf(o).podSelector) }],
   strategy: {
     default: (_ctx, obj) => defaultSpec(obj),
-    validate: (_ctx, obj) => validateSpec(obj),
-    validateUpdate: (_ctx, obj, old) => validateSpec(obj, cidrsOf(old)),
+    validate: (_ctx, obj) => validateSpec(obj, CREATE),
+    validateUpdate: (_ctx, obj, old) => validateSpec(obj, allowancesFrom(old)),
+    warningsOnCreate: (_ctx, obj) => warnings(obj),
+    warningsOnUpdate: (_ctx, obj) => warnings(obj),
   },
 });

@@ -1,11 +1,10 @@
 import type { FieldError } from '../api/errors.ts';
 import type { KubeObject } from '../api/types.ts';
 import { defineKind } from '../registry/kind.ts';
-import { canonicalJson } from '../registry/system-fields.ts';
-import { statusSubresource } from '../registry/subresources.ts';
+import { NAME_DESCRIPTION } from '../registry/table.ts';
 import * as field from '../registry/validation/field.ts';
-import { MANDATORY_PRIORITY_LEVELS } from './flowcontrol-mandatory.ts';
-import { flowcontrolConditionErrors } from './flowcontrol-rules.ts';
+import { mandatoryPriorityLevelErrors } from './flowcontrol-mandatory.ts';
+import { flowcontrolConditionErrors, flowcontrolStatusSubresource } from './flowcontrol-rules.ts';
 import { ageCell } from './columns.ts';
 
 type Queuing = { queues?: number; handSize?: number; queueLengthLimit?: number };
@@ -18,6 +17,8 @@ const TYPES = ['Exempt', 'Limited'];
 const RESPONSES = ['Queue', 'Reject'];
 const MAX_QUEUES = 10_000_000;
 const MAX_HASH_BITS = 60;
+/** v1beta3's marker that a zero share is meant; it must never reach a stored object. */
+const PRESERVE_ZERO_SHARES = 'flowcontrol.k8s.io/v1beta3-preserve-zero-concurrency-shares';
 
 /** The v1 defaults: nominalConcurrencyShares 30 only when unset (an explicit 0 stays), lendablePercent 0, queuing 64/8/50. */
 function defaultSpec(obj: KubeObject): void {
@@ -84,6 +85,9 @@ function validate(obj: KubeObject): FieldError[] {
   const name = obj.metadata?.name ?? '';
   const at = field.path('spec');
   const errs: FieldError[] = [];
+  if (Object.hasOwn(obj.metadata?.annotations ?? {}, PRESERVE_ZERO_SHARES)) {
+    errs.push(field.forbidden(field.path('metadata', 'annotations'), `annotation '${PRESERVE_ZERO_SHARES}' is forbidden`));
+  }
   const type = spec.type ?? '';
   if ((name === 'exempt') !== (type === 'Exempt')) errs.push(field.invalid(at.child('type'), type, "type must be 'Exempt' if and only if name is 'exempt'"));
   if (type === 'Exempt') {
@@ -100,10 +104,7 @@ function validate(obj: KubeObject): FieldError[] {
   } else {
     errs.push(field.notSupported(at.child('type'), type, TYPES));
   }
-  const mandatory = MANDATORY_PRIORITY_LEVELS[name];
-  // The exempt level's shares and lendable percent may be tuned; everything else is fixed.
-  const comparable = name === 'exempt' && spec.exempt ? { ...spec, exempt: { nominalConcurrencyShares: 0, lendablePercent: 0 } } : spec;
-  if (mandatory && canonicalJson(comparable) !== canonicalJson(mandatory)) errs.push(field.invalid(at, obj.spec ?? null, `spec of '${name}' must equal the fixed value`));
+  errs.push(...mandatoryPriorityLevelErrors(name, obj.spec));
   errs.push(...flowcontrolConditionErrors(obj));
   return errs;
 }
@@ -119,9 +120,9 @@ export const priorityLevelConfigurations = defineKind({
   namespaced: false,
   schemaMessage: 'k8s.io.api.flowcontrol.v1.PriorityLevelConfiguration',
   tracksGeneration: true,
-  subresources: [statusSubresource({ validateUpdate: (_ctx, obj) => flowcontrolConditionErrors(obj) })],
+  subresources: [flowcontrolStatusSubresource()],
   tableColumns: [
-    { name: 'Name', type: 'string', format: 'name', description: 'The name of the priority level.', cell: (o) => o.metadata?.name ?? '' },
+    { name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, cell: (o) => o.metadata?.name ?? '' },
     { name: 'Type', type: 'string', description: 'Exempt or Limited.', cell: (o) => specOf(o).type ?? '' },
     { name: 'NominalConcurrencyShares', type: 'string', description: 'The share of concurrency the level gets.', cell: (o) => orNone(specOf(o).limited?.nominalConcurrencyShares) },
     { name: 'Queues', type: 'string', description: 'The number of queues.', cell: (o) => orNone(specOf(o).limited?.limitResponse?.queuing?.queues) },

@@ -4,13 +4,14 @@ import { parseQuantity, quantityString } from '../api/go/quantity.ts';
 import { goStruct } from '../api/go/values.ts';
 import { defineKind } from '../registry/kind.ts';
 import { statusSubresource } from '../registry/subresources.ts';
+import { NAME_DESCRIPTION } from '../registry/table.ts';
 import * as field from '../registry/validation/field.ts';
 import { isStandardQuotaResource, quantityValueErrors, resourceNameErrors } from './core-resources.ts';
 import { ageCell } from './columns.ts';
 
 type Quantities = Record<string, string>;
-type Requirement = { scopeName?: string; operator?: string; values?: string[] };
-type Spec = { hard?: Quantities; scopes?: string[]; scopeSelector?: { matchExpressions?: Requirement[] } | null };
+type Requirement = { scopeName?: string; operator?: string; values?: string[] | null };
+type Spec = { hard?: Quantities; scopes?: string[] | null; scopeSelector?: { matchExpressions?: Requirement[] | null } | null };
 type Status = { hard?: Quantities; used?: Quantities };
 
 const specOf = (obj: KubeObject) => (obj.spec ?? {}) as Spec;
@@ -23,10 +24,13 @@ const CONFLICTING = [
   ['BestEffort', 'NotBestEffort'],
   ['Terminating', 'NotTerminating'],
 ];
+/** Scopes a selector may only test for presence. */
 const EXISTS_ONLY = new Set(['BestEffort', 'NotBestEffort', 'Terminating', 'NotTerminating', 'CrossNamespacePodAffinity']);
+const EXISTS_ONLY_TEXT =
+  "must be 'Exists' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity";
 const sortedKeys = (m: Quantities | undefined) => Object.keys(m ?? {}).sort();
 
-/** IsResourceQuotaScopeValidForResource. */
+/** IsResourceQuotaScopeValidForResource: which standard resources a scope can track. */
 function scopeFits(scope: string, resource: string): boolean {
   switch (scope) {
     case 'Terminating':
@@ -44,6 +48,9 @@ function scopeFits(scope: string, resource: string): boolean {
   }
 }
 
+/** One error per hard resource the scope cannot track (upstream repeats it per resource). */
+const misappliedCount = (scope: string, hard: Quantities | undefined) => sortedKeys(hard).filter((k) => isStandardQuotaResource(k) && !scopeFits(scope, k)).length;
+
 /** ValidateResourceQuotaResourceName: also a quota resource when unprefixed. */
 function quotaResourceNameErrors(name: string, at: field.PathLike): FieldError[] {
   const errs = resourceNameErrors(name, at);
@@ -55,6 +62,7 @@ function quantitiesErrors(values: Quantities | undefined, at: field.FieldPath): 
   return sortedKeys(values).flatMap((k) => [...quotaResourceNameErrors(k, at.key(k)), ...quantityValueErrors(k, values![k]!, at.key(k))]);
 }
 
+/** validateResourceQuotaScopes: every error names the whole scopes list. */
 function scopesErrors(spec: Spec): FieldError[] {
   const scopes = spec.scopes ?? [];
   if (scopes.length === 0) return [];
@@ -62,17 +70,21 @@ function scopesErrors(spec: Spec): FieldError[] {
   const errs: FieldError[] = [];
   for (const scope of scopes) {
     if (!SCOPES.includes(scope)) errs.push(field.invalid(at, scopes, 'unsupported scope'));
-    for (const k of sortedKeys(spec.hard)) if (isStandardQuotaResource(k) && !scopeFits(scope, k)) errs.push(field.invalid(at, scopes, 'unsupported scope applied to resource'));
+    for (let n = misappliedCount(scope, spec.hard); n > 0; n--) errs.push(field.invalid(at, scopes, 'unsupported scope applied to resource'));
   }
   for (const pair of CONFLICTING) if (pair.every((s) => scopes.includes(s))) errs.push(field.invalid(at, scopes, 'conflicting scopes'));
   return errs;
 }
 
+/**
+ * validateScopedResourceSelectorRequirement: paths name `matchExpressions` without an index, a
+ * misapplied scope shows the whole selector (as Go's JSON of the internal struct) and conflicting
+ * scopes show spec.scopes, as upstream reports them.
+ */
 function scopeSelectorErrors(spec: Spec): FieldError[] {
   if (!spec.scopeSelector) return [];
-  const at = field.path('spec', 'scopeSelector');
+  const at = field.path('spec', 'scopeSelector', 'matchExpressions');
   const exprs = spec.scopeSelector.matchExpressions ?? [];
-  // Upstream shows its internal selector struct.
   const shown = goStruct({ MatchExpressions: exprs.map((r) => goStruct({ ScopeName: r.scopeName ?? '', Operator: r.operator ?? '', Values: r.values ?? null })) });
   const errs: FieldError[] = [];
   const seen = new Set<string>();
@@ -80,23 +92,15 @@ function scopeSelectorErrors(spec: Spec): FieldError[] {
     const scope = req.scopeName ?? '';
     const operator = req.operator ?? '';
     const values = req.values ?? [];
-    if (!SCOPES.includes(scope)) errs.push(field.invalid(at.child('matchExpressions', 'scopeName'), scope, 'unsupported scope'));
-    for (const k of sortedKeys(spec.hard)) if (isStandardQuotaResource(k) && !scopeFits(scope, k)) errs.push(field.invalid(at.child('matchExpressions', 'scopeName'), shown, 'unsupported scope applied to resource'));
-    if (EXISTS_ONLY.has(scope) && operator !== 'Exists') {
-      errs.push(
-        field.invalid(
-          at.child('matchExpressions', 'operator'),
-          operator,
-          "must be 'Exist' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity",
-        ),
-      );
-    }
+    if (!SCOPES.includes(scope)) errs.push(field.invalid(at.child('scopeName'), scope, 'unsupported scope'));
+    for (let n = misappliedCount(scope, spec.hard); n > 0; n--) errs.push(field.invalid(at, shown, 'unsupported scope applied to resource'));
+    if (EXISTS_ONLY.has(scope) && operator !== 'Exists') errs.push(field.invalid(at.child('operator'), operator, EXISTS_ONLY_TEXT));
     if (operator === 'In' || operator === 'NotIn') {
-      if (values.length === 0) errs.push(field.required(at.child('matchExpressions', 'values'), "must be at least one value when `operator` is 'In' or 'NotIn' for scope selector"));
+      if (values.length === 0) errs.push(field.required(at.child('values'), "must be at least one value when `operator` is 'In' or 'NotIn' for scope selector"));
     } else if (operator === 'Exists' || operator === 'DoesNotExist') {
-      if (values.length > 0) errs.push(field.invalid(at.child('matchExpressions', 'values'), values, "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector"));
+      if (values.length > 0) errs.push(field.invalid(at.child('values'), values, "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector"));
     } else {
-      errs.push(field.invalid(at.child('matchExpressions', 'operator'), operator, 'not a valid selector operator'));
+      errs.push(field.invalid(at.child('operator'), operator, 'not a valid selector operator'));
     }
     seen.add(scope);
   }
@@ -109,17 +113,36 @@ function specErrors(obj: KubeObject): FieldError[] {
   return [...quantitiesErrors(spec.hard, field.path('spec', 'hard')), ...scopesErrors(spec), ...scopeSelectorErrors(spec)];
 }
 
+/** ValidateResourceQuotaStatus: the same name and value rules for status.hard and status.used. */
 function statusErrors(obj: KubeObject): FieldError[] {
   const status = statusOf(obj);
   return [...quantitiesErrors(status.hard, field.path('status', 'hard')), ...quantitiesErrors(status.used, field.path('status', 'used'))];
 }
 
-/** `resource: used/hard, …`, limits.* resources in the Limit column and the rest in Request. */
+/** Go's omitempty leaves empty hard and used maps off the wire. */
+function dropEmptyMaps(obj: KubeObject): void {
+  const spec = obj.spec as Spec | undefined;
+  const status = obj.status as Status | undefined;
+  if (spec?.hard && Object.keys(spec.hard).length === 0) delete spec.hard;
+  if (status?.hard && Object.keys(status.hard).length === 0) delete status.hard;
+  if (status?.used && Object.keys(status.used).length === 0) delete status.used;
+}
+
+/**
+ * `resource: used/hard, …` over the resources of status.hard (what the controller enforces, not
+ * spec.hard), limits.* in the Limit column and the rest in Request; a missing quantity prints 0.
+ */
 function usage(obj: KubeObject, limits: boolean): string {
   const status = statusOf(obj);
-  const shown = (text: string | undefined) => (text === undefined ? '0' : quantityString(parseQuantity(text) ?? parseQuantity('0')!));
-  return sortedKeys(specOf(obj).hard)
-    .filter((k) => (k.split('.').length > 1 && k.split('.')[0] === 'limits') === limits)
+  const shown = (text: string | undefined) => {
+    const q = text === undefined ? undefined : parseQuantity(text);
+    return q ? quantityString(q) : '0';
+  };
+  return sortedKeys(status.hard)
+    .filter((k) => {
+      const pieces = k.split('.');
+      return (pieces.length > 1 && pieces[0] === 'limits') === limits;
+    })
     .map((k) => `${k}: ${shown(status.used?.[k])}/${shown(status.hard?.[k])}`)
     .join(', ');
 }
@@ -135,16 +158,19 @@ export const resourceQuotas = defineKind({
   schemaMessage: 'k8s.io.api.core.v1.ResourceQuota',
   // As upstream: a delete answers with the deleted quota.
   returnDeletedObject: true,
+  // The status strategy keeps spec and judges only status (ValidateResourceQuotaStatusUpdate).
   subresources: [statusSubresource({ validateUpdate: (_ctx, obj) => statusErrors(obj) })],
-  // Upstream's table puts Age second.
+  // Upstream's table puts Age second, before the usage columns.
   tableColumns: [
-    { name: 'Name', type: 'string', format: 'name', description: 'The name of the quota.', cell: (o) => o.metadata?.name ?? '' },
+    { name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, cell: (o) => o.metadata?.name ?? '' },
     { name: 'Age', type: 'string', description: 'Time since the quota was created.', cell: ageCell },
-    { name: 'Request', type: 'string', description: 'Usage and hard limit of each resource other than limits.*.', cell: (o) => usage(o, false) },
-    { name: 'Limit', type: 'string', description: 'Usage and hard limit of each limits.* resource.', cell: (o) => usage(o, true) },
+    { name: 'Request', type: 'string', description: 'Used and hard amounts of every resource but the limits.* ones.', cell: (o) => usage(o, false) },
+    { name: 'Limit', type: 'string', description: 'Used and hard amounts of the limits.* resources.', cell: (o) => usage(o, true) },
   ],
   strategy: {
-    // Status is the quota controller's: a create starts it empty (Go's zero struct).
+    default: (_ctx, obj) => dropEmptyMaps(obj),
+    // Status is the quota controller's: a create starts it empty (Go's zero struct); an update of the
+    // main resource keeps the stored status (the machinery does that for kinds with /status).
     prepareForCreate: (_ctx, obj) => {
       obj.status = {};
     },
@@ -153,7 +179,7 @@ export const resourceQuotas = defineKind({
       const errs = specErrors(obj);
       const now = new Set(specOf(obj).scopes ?? []);
       const before = new Set(specOf(old).scopes ?? []);
-      if (now.size !== before.size || [...now].some((s) => !before.has(s))) errs.push(field.invalid(field.path('spec', 'scopes'), specOf(obj).scopes ?? null, 'field is immutable'));
+      if (now.size !== before.size || [...now].some((s) => !before.has(s))) errs.push(field.immutable(field.path('spec', 'scopes'), specOf(obj).scopes ?? null));
       return errs;
     },
   },

@@ -5,7 +5,6 @@ import { defineKind } from '../registry/kind.ts';
 import * as field from '../registry/validation/field.ts';
 import { labelSelectorErrors, type LabelSelectorValue } from '../registry/validation/label-selector.ts';
 import { defaultMatchResources, matchResourcesErrors, type MatchResources } from './admission-rules.ts';
-import { ageCell } from './columns.ts';
 
 type ParamRef = { name?: string; namespace?: string; selector?: LabelSelectorValue | null; parameterNotFoundAction?: string };
 type Spec = { policyName?: string; paramRef?: ParamRef | null; matchResources?: MatchResources | null; validationActions?: string[] };
@@ -56,10 +55,10 @@ function validate(obj: KubeObject): FieldError[] {
   return errs;
 }
 
-/** metav1.LabelSelector's generated String(), as the binding table shows a param selector. */
+/** metav1.LabelSelector's generated String() (values printed with %v), as the binding table shows a param selector. */
 function selectorString(s: LabelSelectorValue): string {
   const labels = Object.keys(s.matchLabels ?? {}).sort().map((k) => `${k}: ${s.matchLabels![k]},`).join('');
-  const exprs = (s.matchExpressions ?? []).map((e) => `LabelSelectorRequirement{Key:${e.key ?? ''},Operator:${e.operator ?? ''},Values:[]string{${(e.values ?? []).join(',')}},},`).join('');
+  const exprs = (s.matchExpressions ?? []).map((e) => `LabelSelectorRequirement{Key:${e.key ?? ''},Operator:${e.operator ?? ''},Values:[${(e.values ?? []).join(' ')}],},`).join('');
   return `&LabelSelector{MatchLabels:map[string]string{${labels}},MatchExpressions:[]LabelSelectorRequirement{${exprs}},}`;
 }
 
@@ -81,11 +80,10 @@ export const validatingAdmissionPolicyBindings = defineKind({
   categories: ['api-extensions'],
   schemaMessage: 'k8s.io.api.admissionregistration.v1.ValidatingAdmissionPolicyBinding',
   tracksGeneration: true,
+  allowUnconditionalUpdate: false,
   tableColumns: [
-    { name: 'Name', type: 'string', format: 'name', description: 'The name of the binding.', cell: (o) => o.metadata?.name ?? '' },
     { name: 'PolicyName', type: 'string', description: 'The policy the binding applies.', cell: (o) => specOf(o).policyName ?? '' },
     { name: 'ParamRef', type: 'string', description: 'The parameter objects the policy runs with.', cell: (o) => paramColumn(o) },
-    { name: 'Age', type: 'string', description: 'Time since the binding was created.', cell: ageCell },
   ],
   strategy: {
     default: (_ctx, obj) => defaultMatchResources(specOf(obj).matchResources),

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { testContext } from '../helpers/registry.ts';
 import { networkPolicies } from '../../src/kinds/network-policy.ts';
 import { runKindSuite } from './kind-suite.ts';
 
@@ -73,4 +75,16 @@ runKindSuite({
     { name: 'an empty selector selects every pod', object: policy({}), cells: ['<none>'] },
     { name: 'the pod selector', object: policy({ podSelector: { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['b', 'a'] }, { key: 'canary', operator: 'DoesNotExist' }] } }), cells: ['app=web,!canary,tier in (a,b)'] },
   ],
+});
+
+// apimachinery's GetWarningsForCIDR on ipBlocks, and upstream's allowance to keep stored CIDRs on update.
+describe('NetworkPolicy CIDR warnings and update allowances', () => {
+  const warn = (cidr: string) => networkPolicies.strategy.warningsOnCreate!(testContext(), policy({ ingress: [{ from: [{ ipBlock: { cidr } }] }] }) as never, undefined as never);
+  test('a canonical CIDR draws no warning', () => assert.deepEqual(warn('10.0.0.0/8'), []));
+  test('bits past the prefix are ambiguous', () =>
+    assert.deepEqual(warn('10.1.2.3/8'), ['spec.ingress[0].from[0].ipBlock.cidr: CIDR value "10.1.2.3/8" is ambiguous in this context (should be "10.0.0.0/8" or "10.1.2.3/32"?)']));
+  test('leading zeros are non-standard', () =>
+    assert.deepEqual(warn('010.0.0.0/8'), ['spec.ingress[0].from[0].ipBlock.cidr: non-standard CIDR value "010.0.0.0/8" will be considered invalid in a future Kubernetes release: use "10.0.0.0/8"']));
+  test('IPv6 outside RFC 5952 form', () =>
+    assert.deepEqual(warn('2001:DB8::/32'), ['spec.ingress[0].from[0].ipBlock.cidr: IPv6 CIDR value "2001:DB8::/32" should be in RFC 5952 canonical format ("2001:db8::/32")']));
 });
