@@ -55,7 +55,33 @@ export const FLAGS: readonly FlagDefinition[] = [
   flag('tls-private-key-file', 'string', '', 'Private key of --tls-cert-file.'),
   flag('client-ca-file', 'string', '', 'CA bundle that client certificates are verified against; default: the generated CA.'),
   flag('tls-extra-sans', 'list', '', 'Extra DNS names or IPs for the generated serving certificate (comma separated).'),
-  flag('authorization-mode', 'list', '', 'Authorizers in order: AlwaysAllow, AlwaysDeny. system:masters is always allowed; empty means nothing else is.'),
+  flag('anonymous-auth', 'bool', 'true', 'Requests without credentials run as system:anonymous (groups system:unauthenticated); false answers them 401.'),
+  flag('token-auth-file', 'string', '', 'Static bearer tokens: a CSV file of token,user,uid,"group1,group2,…" lines.'),
+  flag('enable-bootstrap-token-auth', 'bool', 'false', 'Bootstrap tokens (Secrets of type bootstrap.kubernetes.io/token in kube-system) authenticate as system:bootstrap:<token id>.'),
+  flag('service-account-issuer', 'list', 'https://kubernetes.default.svc.cluster.local', 'Issuer (iss) of service account tokens; the first signs new tokens, all are accepted.'),
+  flag('service-account-signing-key-file', 'string', '', 'Private key (PEM) that signs service account tokens; default: one generated at first start in <data-dir>/pki/sa.key (mode 0600).'),
+  flag('service-account-key-file', 'list', '', 'Public or private keys (PEM files) that verify service account tokens, each file may hold several; default: the signing key.'),
+  flag('service-account-lookup', 'bool', 'true', 'Refuse service account tokens whose ServiceAccount, Secret or bound object is gone (or was replaced).'),
+  flag('service-account-max-token-expiration', 'duration', '0s', 'Longest lifetime of a token from TokenRequest; 0 means no limit beyond the request.'),
+  flag('service-account-extend-token-expiration', 'bool', 'true', 'Pod-bound tokens asked for with the default hour get a year, with the warning metadata, as upstream.'),
+  flag('api-audiences', 'list', '', 'Audiences of the API: tokens must name one; default: the first --service-account-issuer.'),
+  flag('oidc-issuer-url', 'string', '', 'OpenID Connect issuer (https) whose ID tokens authenticate users.'),
+  flag('oidc-client-id', 'string', '', 'The client id an OIDC token must be issued for (aud).'),
+  flag('oidc-ca-file', 'string', '', 'CA bundle that verifies the OIDC issuer\'s certificate; default: the system roots.'),
+  flag('oidc-username-claim', 'string', 'sub', 'The claim that names the user.'),
+  flag('oidc-username-prefix', 'string', '', 'Prefix for OIDC user names; default: the issuer URL and # unless the claim is email; "-" for none.'),
+  flag('oidc-groups-claim', 'string', '', 'The claim that lists the user\'s groups (a string or an array of strings).'),
+  flag('oidc-groups-prefix', 'string', '', 'Prefix for OIDC group names.'),
+  flag('oidc-required-claim', 'list', '', 'claim=value pairs every OIDC token must carry.'),
+  flag('oidc-signing-algs', 'list', 'RS256', 'Signing algorithms accepted for OIDC tokens.'),
+  flag('authentication-config', 'string', '', 'AuthenticationConfiguration file (apiserver.config.k8s.io/v1): JWT issuers with CEL claim mappings and rules, reloaded on change; excludes the --oidc-* flags.'),
+  flag('authorization-mode', 'list', '', 'Authorizers in order: AlwaysAllow, AlwaysDeny, Node, RBAC, Webhook; default Node,RBAC. system:masters is always allowed. Excludes --authorization-config.'),
+  flag('authorization-config', 'string', '', 'AuthorizationConfiguration file (apiserver.config.k8s.io/v1): the authorizer chain with webhook settings, reloaded on change and every minute.'),
+  flag('authorization-webhook-config-file', 'string', '', 'Kubeconfig of the webhook authorizer (--authorization-mode=Webhook).'),
+  flag('authorization-webhook-version', 'string', 'v1beta1', 'SubjectAccessReview version sent to the webhook: v1 or v1beta1.'),
+  flag('authorization-webhook-cache-authorized-ttl', 'duration', '5m', 'How long a webhook\'s allow is cached.'),
+  flag('authorization-webhook-cache-unauthorized-ttl', 'duration', '30s', 'How long a webhook\'s deny is cached.'),
+  flag('controllers', 'list', '*', 'Controllers to run, as kube-controller-manager names them: * (every one on by default), name, -name; bootstrapsigner and tokencleaner are off by default.'),
   flag(
     'enable-admission-plugins',
     'list',
@@ -115,7 +141,33 @@ export interface Config {
   tlsPrivateKeyFile: string;
   clientCaFile: string;
   tlsExtraSans: string[];
+  anonymousAuth: boolean;
+  tokenAuthFile: string;
+  enableBootstrapTokenAuth: boolean;
+  serviceAccountIssuer: string[];
+  serviceAccountSigningKeyFile: string;
+  serviceAccountKeyFile: string[];
+  serviceAccountLookup: boolean;
+  serviceAccountMaxTokenExpirationMs: number;
+  serviceAccountExtendTokenExpiration: boolean;
+  apiAudiences: string[];
+  oidcIssuerUrl: string;
+  oidcClientId: string;
+  oidcCaFile: string;
+  oidcUsernameClaim: string;
+  oidcUsernamePrefix: string;
+  oidcGroupsClaim: string;
+  oidcGroupsPrefix: string;
+  oidcRequiredClaim: string[];
+  oidcSigningAlgs: string[];
+  authenticationConfig: string;
   authorizationMode: string[];
+  authorizationConfig: string;
+  authorizationWebhookConfigFile: string;
+  authorizationWebhookVersion: string;
+  authorizationWebhookCacheAuthorizedTtlMs: number;
+  authorizationWebhookCacheUnauthorizedTtlMs: number;
+  controllers: string[];
   enableAdmissionPlugins: string[];
   disableAdmissionPlugins: string[];
   runtimeConfig: string[];
@@ -215,17 +267,53 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   if (config.requestTimeoutMs <= 0) throw new ConfigError('--request-timeout must be greater than zero');
   if (config.databaseHealthcheckTimeoutMs <= 0) throw new ConfigError('--database-healthcheck-timeout must be greater than zero');
   if (config.securePort > 65535) throw new ConfigError(`--secure-port must be between 0 and 65535 (0 picks a free port)`);
-  for (const mode of config.authorizationMode) {
-    if (!['AlwaysAllow', 'AlwaysDeny'].includes(mode)) {
-      throw new ConfigError(`--authorization-mode: unknown authorization mode "${mode}" (supported: AlwaysAllow, AlwaysDeny)`);
-    }
-  }
+  checkAuthConfig(config);
   try {
     admissionPluginNames(config.enableAdmissionPlugins, config.disableAdmissionPlugins);
   } catch (err) {
     throw new ConfigError((err as Error).message);
   }
   return config;
+}
+
+/**
+ * The authentication and authorization settings that are wrong on their own, refused at start with
+ * kube-apiserver's words where it has them. Files are read later (their contents are checked then).
+ */
+function checkAuthConfig(config: Config): void {
+  const modes = ['AlwaysAllow', 'AlwaysDeny', 'Node', 'RBAC', 'Webhook'];
+  for (const mode of config.authorizationMode) {
+    if (!modes.includes(mode)) throw new ConfigError(`--authorization-mode: authorization-mode "${mode}" is not a valid mode (supported: ${modes.join(', ')})`);
+  }
+  const seen = new Set<string>();
+  for (const mode of config.authorizationMode) {
+    if (seen.has(mode)) throw new ConfigError(`--authorization-mode: authorization-mode "${mode}" has mentioned multiple times`);
+    seen.add(mode);
+  }
+  if (config.authorizationConfig && config.authorizationMode.length > 0) {
+    throw new ConfigError('--authorization-config can not be specified when --authorization-mode is specified');
+  }
+  if (config.authorizationMode.includes('Webhook') && !config.authorizationWebhookConfigFile) {
+    throw new ConfigError('--authorization-mode: authorization-mode Webhook\'s authorization config file not passed');
+  }
+  if (config.authorizationWebhookConfigFile && !config.authorizationMode.includes('Webhook')) {
+    throw new ConfigError('--authorization-webhook-config-file: cannot specify --authorization-webhook-config-file without mode Webhook');
+  }
+  if (!['v1', 'v1beta1'].includes(config.authorizationWebhookVersion)) {
+    throw new ConfigError(`--authorization-webhook-version: invalid version "${config.authorizationWebhookVersion}" (supported: v1, v1beta1)`);
+  }
+  if (config.authenticationConfig && (config.oidcIssuerUrl || config.oidcClientId)) {
+    throw new ConfigError('authentication-config file and oidc-* flags are mutually exclusive');
+  }
+  if (config.oidcIssuerUrl && !config.oidcClientId) throw new ConfigError('oidc-issuer-url and oidc-client-id must be specified together');
+  if (config.oidcClientId && !config.oidcIssuerUrl) throw new ConfigError('oidc-issuer-url and oidc-client-id must be specified together');
+  if (config.serviceAccountIssuer.length === 0) throw new ConfigError('--service-account-issuer: at least one issuer is required');
+}
+
+/** The authorizers in order: --authorization-mode, or Node,RBAC when neither it nor --authorization-config is given. */
+export function authorizationModes(config: Pick<Config, 'authorizationMode' | 'authorizationConfig'>): string[] {
+  if (config.authorizationMode.length > 0 || config.authorizationConfig) return config.authorizationMode;
+  return ['Node', 'RBAC'];
 }
 
 /** Text of `.env.example`: every setting with its default and help. */

@@ -3,15 +3,7 @@ import type https from 'node:https';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { featureGateSet } from './api/request-context.ts';
-import { BearerTokenAuthenticator } from './auth/authn/bearer-token-authenticator.ts';
-import { X509Authenticator } from './auth/authn/x509-authenticator.ts';
-import type { Authorizer } from './auth/authz/authorizer.ts';
-import {
-  alwaysAllowAuthorizer,
-  alwaysDenyAuthorizer,
-  privilegedGroupAuthorizer,
-  publicInfoAuthorizer,
-} from './auth/authz/builtin-authorizers.ts';
+import { setUpAuth } from './auth/setup.ts';
 import { writeAdminKubeconfig } from './auth/kubeconfig.ts';
 import { ensurePki } from './auth/pki/ensure-pki.ts';
 import type { Config } from './config.ts';
@@ -65,12 +57,6 @@ function featureGates(entries: readonly string[]): Map<string, boolean> {
   return gates;
 }
 
-function authorizersFor(modes: readonly string[]): Authorizer[] {
-  const chain: Authorizer[] = [privilegedGroupAuthorizer, publicInfoAuthorizer];
-  for (const mode of modes) chain.push(mode === 'AlwaysAllow' ? alwaysAllowAuthorizer : alwaysDenyAuthorizer);
-  return chain;
-}
-
 /** Brings the whole server up from a Config; see main.ts for flags. */
 export async function startServer(config: Config, baseLogger: Logger = pino({ level: config.logLevel })): Promise<RunningServer> {
   // Every component logs through this one: database errors lose the fields that quote request data.
@@ -101,6 +87,8 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
     clientCa: config.clientCaFile ? await readFile(config.clientCaFile, 'utf8') : pki.caCert.pem,
   };
 
+  const auth = await setUpAuth({ config, surface, logger, closers });
+
   let shuttingDown = false;
   const checks = healthChecks(config, storage, () => shuttingDown);
   let serverAddress = '';
@@ -109,10 +97,7 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
     shutdownGate,
     maxInFlight: { nonMutating: config.maxRequestsInflight, mutating: config.maxMutatingRequestsInflight },
     surface,
-    // Bearer tokens: no token source yet (token files, service accounts and OIDC come with RBAC), so
-    // every token is invalid credentials (401) rather than an anonymous request.
-    authenticators: [new X509Authenticator(), new BearerTokenAuthenticator([])],
-    authorizers: authorizersFor(config.authorizationMode),
+    auth,
     health: { forEndpoint: (e) => checks[e] },
     settings: {
       maxRequestBodyBytes: config.maxRequestBodyBytes,
@@ -120,6 +105,7 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
       minRequestTimeoutSeconds: config.minRequestTimeout,
       requestTimeoutMs: config.requestTimeoutMs,
       featureGates: featureGateSet(gates),
+      auth: auth.services,
     },
     logger,
     compression: gates.get('APIResponseCompression') === true,

@@ -1,3 +1,4 @@
+import type { AuthServices } from '../auth/services.ts';
 import type { UserInfo } from '../auth/user.ts';
 
 /** Feature gates as a request sees them (`--feature-gates`, with each gate's default). */
@@ -22,6 +23,11 @@ export interface RequestContext {
   /** Warnings for the client (sent as `Warning` headers by HTTP; logged or dropped by controllers). */
   readonly warnings: string[];
   readonly featureGates: FeatureGates;
+  /**
+   * The server's authentication and authorization services (reviews, TokenRequest, RBAC escalation
+   * checks); absent in work the server does itself, which no one authorizes.
+   */
+  readonly auth?: AuthServices;
 }
 
 /** A feature-gate view over a map of gate → enabled; unknown gates are off. */

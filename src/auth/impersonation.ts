@@ -1,5 +1,6 @@
 import type { Context, Next } from 'koa';
 import { ApiError } from '../api/errors.ts';
+import type { AccessChecker } from './services.ts';
 
 const IMPERSONATE = /^impersonate-/i;
 
@@ -8,7 +9,7 @@ const IMPERSONATE = /^impersonate-/i;
  * implemented yet. Ignoring the headers would run the request as the caller, so that an admin's
  * `kubectl --as=alice` would act as the admin: such requests are refused instead (403).
  */
-export function refuseImpersonation() {
+export function impersonation(_access: AccessChecker) {
   return async function impersonation(ctx: Context, next: Next): Promise<void> {
     const names = Object.keys(ctx.req.headers).filter((h) => IMPERSONATE.test(h));
     if (names.length > 0) {

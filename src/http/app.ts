@@ -3,11 +3,10 @@ import Koa, { type Context, type Next } from 'koa';
 import compress from 'koa-compress';
 import type { Logger } from 'pino';
 import { ApiError, internalError } from '../api/errors.ts';
-import type { Authenticator } from '../auth/authn/authenticator.ts';
 import { authenticate } from '../auth/authn/authenticate.ts';
-import { refuseImpersonation } from '../auth/impersonation.ts';
+import { impersonation } from '../auth/impersonation.ts';
 import { authorize } from '../auth/authz/authorize.ts';
-import type { Authorizer } from '../auth/authz/authorizer.ts';
+import type { AuthSetup } from '../auth/setup.ts';
 import type { ApiSurface } from '../registry/api-surface.ts';
 import { closeUnreadBodies } from './close-unread-bodies.ts';
 import { maxInFlight, type MaxInFlightLimits } from './max-inflight.ts';
@@ -25,8 +24,8 @@ import type { ShutdownGate } from './shutdown-gate.ts';
 
 export interface AppOptions {
   readonly surface: ApiSurface;
-  readonly authenticators: readonly Authenticator[];
-  readonly authorizers: readonly Authorizer[];
+  /** Authentication methods, authorizers and the routes they serve (setUpAuth). */
+  readonly auth: Pick<AuthSetup, 'authenticators' | 'anonymous' | 'authorizers' | 'routes' | 'services'>;
   readonly health: HealthChecks;
   readonly settings: Omit<HandlerSettings, 'watchTermination'>;
   readonly shutdownGate: ShutdownGate;
@@ -40,7 +39,7 @@ export interface AppOptions {
 /**
  * The whole request path in one place, outermost first:
  * closing connections with unread bodies → errors → request info → shutdown gate → request timeout →
- * authentication → impersonation (refused for now) → max in flight → authorization → warnings → compression → routes → resources.
+ * authentication → impersonation → max in flight → authorization → warnings → compression → routes → resources.
  */
 export function buildApp(options: AppOptions): Koa {
   const app = new Koa();
@@ -53,6 +52,7 @@ export function buildApp(options: AppOptions): Koa {
   registerHealthRoutes(router, options.health);
   registerDiscoveryRoutes(router, options.surface, options.serverAddress);
   registerOpenApiRoutes(router, options.surface);
+  for (const register of options.auth.routes) register(router);
 
   app.use(requestLog(options.logger));
   app.use(closeUnreadBodies());
@@ -60,10 +60,10 @@ export function buildApp(options: AppOptions): Koa {
   app.use(requestInfo());
   app.use(options.shutdownGate.middleware());
   app.use(requestTimeout(options.settings.requestTimeoutMs, options.logger));
-  app.use(authenticate(options.authenticators));
-  app.use(refuseImpersonation());
+  app.use(authenticate(options.auth.authenticators, { anonymous: options.auth.anonymous }));
+  app.use(impersonation(options.auth.services.access));
   app.use(maxInFlight(options.maxInFlight));
-  app.use(authorize(options.authorizers));
+  app.use(authorize(options.auth.authorizers));
   app.use(warningHeaders(options.logger));
   if (options.compression) app.use(compressReads());
   const settings: HandlerSettings = { ...options.settings, watchTermination: options.shutdownGate.watchTermination };

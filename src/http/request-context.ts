@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { FeatureGates, RequestContext } from '../api/request-context.ts';
 import type { RequestInfo } from '../api/request-info.ts';
+import type { AuthServices } from '../auth/services.ts';
 import type { ApiState } from './scope.ts';
 
 /**
@@ -8,7 +9,7 @@ import type { ApiState } from './scope.ts';
  * subresource, the user agent, where warnings go (the `Warning` headers), the feature gates. Write
  * handlers add dryRun and fieldManager once they have read them (`forWrite`).
  */
-export function requestContextOf(ctx: Context, info: RequestInfo, featureGates: FeatureGates): RequestContext {
+export function requestContextOf(ctx: Context, info: RequestInfo, featureGates: FeatureGates, auth?: AuthServices): RequestContext {
   const state = ctx.state as ApiState;
   return {
     user: state.user,
@@ -17,6 +18,7 @@ export function requestContextOf(ctx: Context, info: RequestInfo, featureGates: 
     subresource: info.subresource,
     warnings: state.warnings,
     featureGates,
+    ...(auth ? { auth } : {}),
   };
 }
 

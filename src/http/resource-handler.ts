@@ -3,7 +3,7 @@ import { ApiError, methodNotAllowed } from '../api/errors.ts';
 import type { ApiSurface } from '../registry/api-surface.ts';
 import { subresourceOf, type Verb } from '../registry/kind.ts';
 import type { Logger } from 'pino';
-import { handleCreate } from './handlers/create.ts';
+import { handleCreate, handleSubresourceCreate } from './handlers/create.ts';
 import { handleDelete } from './handlers/delete.ts';
 import { handleDeleteCollection } from './handlers/delete-collection.ts';
 import { handleGet } from './handlers/get.ts';
@@ -43,8 +43,8 @@ export function resourceHandler(surface: ApiSurface, settings: HandlerSettings, 
     const { kind, store } = entry;
     const verb = info.verb as Verb;
     if (info.parts.length > 0) throw notFoundError();
+    const sub = info.subresource ? subresourceOf(kind, info.subresource) : undefined;
     if (info.subresource) {
-      const sub = subresourceOf(kind, info.subresource);
       if (!sub) throw notFoundError();
       if (!sub.verbs.includes(verb)) throw methodNotAllowed();
     }
@@ -55,12 +55,16 @@ export function resourceHandler(surface: ApiSurface, settings: HandlerSettings, 
       if (info.name && verb !== 'list' && verb !== 'watch') throw notFoundError();
       if (verb !== 'list' && verb !== 'watch') throw methodNotAllowed();
     }
+    const context = requestContextOf(ctx, info, settings.featureGates, settings.auth);
+    const scope: RequestScope = { kind, store, info, context, settings, logger };
+    if (sub?.respond && verb === 'create') {
+      if (!info.name) throw methodNotAllowed();
+      return handleSubresourceCreate(ctx, scope, sub.respond);
+    }
     if (!kind.verbs.includes(verb) || !(verb in HANDLERS)) throw methodNotAllowed();
     if (verb === 'create' && info.name) throw methodNotAllowed();
     // PUT and PATCH address one object; a collection path has no such route.
     if ((verb === 'update' || verb === 'patch') && !info.name) throw methodNotAllowed();
-    const context = requestContextOf(ctx, info, settings.featureGates);
-    const scope: RequestScope = { kind, store, info, context, settings, logger };
     await HANDLERS[verb](ctx, scope);
   };
 }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { FeatureGates, RequestContext } from '../api/request-context.ts';
+import type { AuthServices } from '../auth/services.ts';
 import type { UserInfo } from '../auth/user.ts';
 import type { KindDefinition } from '../registry/kind.ts';
 import type { ResourceStore } from '../registry/resource-store.ts';
@@ -31,6 +32,8 @@ export interface HandlerSettings {
   readonly featureGates: FeatureGates;
   /** Aborted when the server starts draining at shutdown: every watch ends then. */
   readonly watchTermination: AbortSignal;
+  /** Authentication and authorization services, handed to every request's context. */
+  readonly auth?: AuthServices;
 }
 
 /** Koa state the middleware chain fills in. */

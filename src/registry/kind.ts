@@ -100,6 +100,24 @@ export interface ComputedObjects {
   list(ctx: RequestContext, storage: Storage): Promise<KubeObject[]>;
 }
 
+/**
+ * A kind whose POST is answered and never stored (SubjectAccessReview, TokenReview, …): the body is
+ * decoded, defaulted and validated as any create's, then this computes the answer (201, the object
+ * with its status). `namespace` is the path's ('' for cluster paths).
+ */
+export interface CreateResponder {
+  create(ctx: RequestContext, namespace: string, body: KubeObject): Promise<KubeObject>;
+}
+
+/**
+ * A subresource whose POST is answered by its own code (serviceaccounts/<name>/token): the body is
+ * of `kind` (decoded, defaulted and validated by that kind's rules), the answer too.
+ */
+export interface SubresourceResponder {
+  readonly kind: KindDefinition;
+  create(ctx: RequestContext, namespace: string, name: string, body: KubeObject): Promise<KubeObject>;
+}
+
 /** A group, version and kind. */
 export interface GroupVersionKind {
   readonly group: string;
@@ -121,6 +139,8 @@ export interface SubresourceDefinition {
   /** That kind's message in the generated schema (for OpenAPI), when it is not the parent's. */
   readonly schemaMessage?: string;
   readonly strategy?: SubresourceStrategy;
+  /** Set for subresources that answer a POST with their own code rather than updating the parent. */
+  readonly respond?: SubresourceResponder;
 }
 
 /**
@@ -181,6 +201,8 @@ export interface KindDefinition {
    * the kind serves no other verb.
    */
   readonly computed?: ComputedObjects;
+  /** Set for kinds whose create is answered, not stored (the reviews); they serve no other verb. */
+  readonly respond?: CreateResponder;
   /** Set when the kind's objects are stored as another resource (see StorageMapping). */
   readonly storage?: StorageMapping;
 }

@@ -79,7 +79,7 @@ runKindSuite({
 
 // apimachinery's GetWarningsForCIDR on ipBlocks, and upstream's allowance to keep stored CIDRs on update.
 describe('NetworkPolicy CIDR warnings and update allowances', () => {
-  const warn = (cidr: string) => networkPolicies.strategy.warningsOnCreate!(testContext(), policy({ ingress: [{ from: [{ ipBlock: { cidr } }] }] }) as never, undefined as never);
+  const warn = (cidr: string) => networkPolicies.strategy.warningsOnCreate!(testContext(), policy({ ingress: [{ from: [{ ipBlock: { cidr } }] }] }) as never);
   test('a canonical CIDR draws no warning', () => assert.deepEqual(warn('10.0.0.0/8'), []));
   test('bits past the prefix are ambiguous', () =>
     assert.deepEqual(warn('10.1.2.3/8'), ['spec.ingress[0].from[0].ipBlock.cidr: CIDR value "10.1.2.3/8" is ambiguous in this context (should be "10.0.0.0/8" or "10.1.2.3/32"?)']));

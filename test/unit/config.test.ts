@@ -41,7 +41,7 @@ test('lists and durations parse', () => {
 test('unknown flags and bad values stop start-up with a clear message', () => {
   assert.throws(() => loadConfig(['--no-such-flag=1'], {}), /unknown flag: --no-such-flag/);
   assert.throws(() => loadConfig(['--secure-port=abc'], {}), /--secure-port: must be a non-negative integer|invalid value "abc" for --secure-port/);
-  assert.throws(() => loadConfig(['--authorization-mode=RBAC'], {}), /unknown authorization mode "RBAC"/);
+  assert.throws(() => loadConfig(['--authorization-mode=Magic'], {}), /authorization-mode "Magic" is not a valid mode/);
   assert.throws(() => loadConfig(['--auto-migrate=maybe'], {}), /must be true or false/);
 });
 

@@ -31,9 +31,9 @@ export async function authenticateUnion(authenticators: readonly Authenticator[]
 /**
  * The authentication stage: the union of the methods decides. Credentials that no method accepts,
  * where at least one method found them wrong, are a 401 (so clients refresh them) — never anonymous;
- * a request without any credentials is anonymous.
+ * a request without any credentials is anonymous (when --anonymous-auth allows it).
  */
-export function authenticate(authenticators: readonly Authenticator[]) {
+export function authenticate(authenticators: readonly Authenticator[], options: { anonymous: boolean } = { anonymous: true }) {
   if (authenticators.length === 0) throw new Error('authenticate: at least one authenticator is required');
   return async function authentication(ctx: Context, next: Next): Promise<void> {
     const { user, failures } = await authenticateUnion(authenticators, ctx.req);
@@ -45,6 +45,8 @@ export function authenticate(authenticators: readonly Authenticator[]) {
       err.cause = first;
       throw err;
     }
+    // --anonymous-auth=false: a request without credentials is refused, as upstream, with a plain 401.
+    if (!user && !options.anonymous) throw unauthorized();
     let found = user ?? ANONYMOUS;
     if (user && !user.groups.includes(SYSTEM_AUTHENTICATED)) found = { ...user, groups: [...user.groups, SYSTEM_AUTHENTICATED] };
     ctx.state.user = found;

@@ -10,7 +10,15 @@ export interface Attributes {
 }
 
 /** One authorization module; the chain asks each in order and the first allow or deny decides. */
+/** One authorizer's answer: its decision and, for deny (or an allow's audit), its reason. */
+export interface AuthorizationResult {
+  readonly decision: Decision;
+  readonly reason?: string;
+  /** An error met while deciding (a webhook that failed, a binding to a missing role); logged, and shown by reviews. */
+  readonly evaluationError?: string;
+}
+
 export interface Authorizer {
   readonly name: string;
-  authorize(attrs: Attributes): Promise<{ decision: Decision; reason?: string }> | { decision: Decision; reason?: string };
+  authorize(attrs: Attributes): Promise<AuthorizationResult> | AuthorizationResult;
 }
