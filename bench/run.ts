@@ -10,6 +10,7 @@ import { ADMIN_URL, createTestDatabase, type TestDatabase } from '../test/helper
 import { loadBenchConfig, type BenchConfig } from './config.ts';
 import { logLine, newPool, type BenchContext } from './context.ts';
 import { CpuPhases } from './cpu.ts';
+import { measureAuthGets } from './auth-gets.ts';
 import { measureCreates } from './creates.ts';
 import { measureGets } from './gets.ts';
 import { measureLists } from './lists.ts';
@@ -21,6 +22,7 @@ import { measureWatch } from './watch.ts';
 const MEASURES: Record<string, (ctx: BenchContext) => Promise<Row[]>> = {
   creates: measureCreates,
   gets: measureGets,
+  authGets: measureAuthGets,
   lists: measureLists,
   watch: measureWatch,
   startup: measureStartup,

@@ -56,6 +56,14 @@ const INLINE_FIELDS: Readonly<Record<string, readonly string[]>> = {
   'k8s.io.apimachinery.pkg.runtime.Unknown': ['typeMeta'],
 };
 
+/**
+ * Fields whose protobuf name is not their JSON name (go-to-protobuf lower-cases only the first letter of
+ * the Go name, so Go `UID` becomes proto `uID` while its json tag says `uid`). message → proto → JSON.
+ */
+const JSON_NAMES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  'k8s.io.api.authentication.v1.BoundObjectReference': { uID: 'uid' },
+};
+
 /** Messages that embed TypeMeta although they carry no `metadata` field. */
 const TYPE_META_EXTRA = new Set([
   'k8s.io.apimachinery.pkg.apis.meta.v1.APIGroup',
@@ -165,7 +173,10 @@ function buildMessages(protoJson: any, markersJson: any, kindMessages: Set<strin
       if (f instanceof protobuf.MapField) out.keyType = f.keyType;
       if (inline.has(f.name)) out.inline = true;
       normalizeFieldMarkers(m?.fields?.[f.name], out);
-      fields[f.name] = out;
+      fields[JSON_NAMES[name]?.[f.name] ?? f.name] = out;
+    }
+    for (const f of Object.keys(JSON_NAMES[name] ?? {})) {
+      if (!t.fields[f]) throw new Error(`JSON name list names unknown field ${name}.${f}`);
     }
     for (const f of inline) {
       if (!fields[f]?.inline) throw new Error(`inline field ${name}.${f} not found in protobuf.json`);

@@ -281,6 +281,16 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
  * kube-apiserver's words where it has them. Files are read later (their contents are checked then).
  */
 function checkAuthConfig(config: Config): void {
+  // The two ways to configure authorization exclude each other (kube-apiserver's words). A webhook
+  // flag counts as given when it differs from its default: the flags' raw form is not kept here.
+  const legacyWebhookFlags =
+    config.authorizationWebhookConfigFile !== '' ||
+    config.authorizationWebhookVersion !== 'v1beta1' ||
+    config.authorizationWebhookCacheAuthorizedTtlMs !== 300_000 ||
+    config.authorizationWebhookCacheUnauthorizedTtlMs !== 30_000;
+  if (config.authorizationConfig && (config.authorizationMode.length > 0 || legacyWebhookFlags)) {
+    throw new ConfigError('--authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined');
+  }
   const modes = ['AlwaysAllow', 'AlwaysDeny', 'Node', 'RBAC', 'Webhook'];
   for (const mode of config.authorizationMode) {
     if (!modes.includes(mode)) throw new ConfigError(`--authorization-mode: authorization-mode "${mode}" is not a valid mode (supported: ${modes.join(', ')})`);
@@ -289,9 +299,6 @@ function checkAuthConfig(config: Config): void {
   for (const mode of config.authorizationMode) {
     if (seen.has(mode)) throw new ConfigError(`--authorization-mode: authorization-mode "${mode}" has mentioned multiple times`);
     seen.add(mode);
-  }
-  if (config.authorizationConfig && config.authorizationMode.length > 0) {
-    throw new ConfigError('--authorization-config can not be specified when --authorization-mode is specified');
   }
   if (config.authorizationMode.includes('Webhook') && !config.authorizationWebhookConfigFile) {
     throw new ConfigError('--authorization-mode: authorization-mode Webhook\'s authorization config file not passed');

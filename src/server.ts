@@ -117,7 +117,7 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
   const kubeconfigPath = path.join(config.dataDir, 'admin.kubeconfig');
   await writeAdminKubeconfig(kubeconfigPath, { server: url, caPem: pki.caCert.pem, certPem: pki.adminCert.pem, keyPem: pki.adminKey.pem });
 
-  const controllers: Controllers = await startControllers({ surface, namespaceView, logger, leaderElect: config.leaderElect, leaseDurationMs: config.leaderElectLeaseDurationMs, eventTtlMs: config.eventTtlMs });
+  const controllers: Controllers = await startControllers({ surface, namespaceView, logger, leaderElect: config.leaderElect, leaseDurationMs: config.leaderElectLeaseDurationMs, eventTtlMs: config.eventTtlMs, controllers: config.controllers });
   logger.info({ url, kubeconfig: kubeconfigPath }, 'serving');
 
   let stopping: Promise<void> | undefined;

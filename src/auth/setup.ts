@@ -17,7 +17,16 @@ import { BearerTokenAuthenticator, type TokenVerifier } from './authn/bearer-tok
 import { X509Authenticator } from './authn/x509-authenticator.ts';
 import { chainAccessChecker } from './authz/chain.ts';
 import type { Authorizer } from './authz/authorizer.ts';
-import { alwaysAllowAuthorizer, alwaysDenyAuthorizer, privilegedGroupAuthorizer, publicInfoAuthorizer } from './authz/builtin-authorizers.ts';
+import { alwaysAllowAuthorizer, alwaysDenyAuthorizer, privilegedGroupAuthorizer } from './authz/builtin-authorizers.ts';
+import { tokenFileVerifier } from './authn/token-file.ts';
+import { bootstrapTokenVerifier } from './authn/bootstrap-token-authenticator.ts';
+import { oidcFlagsVerifier } from './authn/jwt/oidc-flags.ts';
+import { setUpServiceAccounts } from './serviceaccount/setup.ts';
+import { memoizeFactories } from './authz/config/build-authorizers.ts';
+import { ReloadingAuthorizer } from './authz/config/reloading-authorizer.ts';
+import { legacyWebhookAuthorizer } from './authz/webhook/legacy-webhook.ts';
+import { startRbac } from './rbac/start-rbac.ts';
+import { startNodeAuthorizer } from './node/start-node-authorizer.ts';
 import type { AuthServices, RuleResolver, ServiceAccountTokenIssuer } from './services.ts';
 
 export interface AuthSetupDeps {
@@ -49,16 +58,42 @@ export async function setUpAuth(deps: AuthSetupDeps): Promise<AuthSetup> {
 
   // --- authentication: bearer token sources, in upstream's order ---
   // [token file] --token-auth-file
+  if (config.tokenAuthFile) {
+    verifiers.push(await tokenFileVerifier(config.tokenAuthFile, apiAudiences, deps.logger));
+  }
 
   // [service accounts] --service-account-* (verifier, issuer, discovery routes)
+  {
+    const serviceAccounts = await setUpServiceAccounts(deps, apiAudiences);
+    verifiers.push(serviceAccounts.verifier);
+    tokenIssuer = serviceAccounts.issuer;
+    routes.push(serviceAccounts.routes);
+  }
 
   // [bootstrap tokens] --enable-bootstrap-token-auth
+  if (config.enableBootstrapTokenAuth) {
+    verifiers.push(await bootstrapTokenVerifier(deps, apiAudiences));
+  }
 
   // [OIDC] --oidc-* or --authentication-config
+  if (config.oidcIssuerUrl) {
+    const oidc = oidcFlagsVerifier(config, apiAudiences, deps.logger);
+    verifiers.push(oidc.verifier);
+    deps.closers.add('oidc discovery', oidc.start());
+  }
 
 
   // --- authorization: the configured chain ---
-  const chain: Authorizer[] = [privilegedGroupAuthorizer, publicInfoAuthorizer];
+  // RBAC and Node start once, whether --authorization-mode or an --authorization-config file names them.
+  const factories = memoizeFactories({
+    RBAC: async () => {
+      const rbac = await startRbac(deps);
+      rules = rbac.resolver;
+      return rbac.authorizer;
+    },
+    Node: () => startNodeAuthorizer(deps),
+  });
+  const chain: Authorizer[] = [privilegedGroupAuthorizer];
   for (const mode of authorizationModes(config)) {
     switch (mode) {
       case 'AlwaysAllow':
@@ -68,20 +103,26 @@ export async function setUpAuth(deps: AuthSetupDeps): Promise<AuthSetup> {
         chain.push(alwaysDenyAuthorizer);
         break;
       case 'Node':
-        // [node authorizer]
-        break;
       case 'RBAC':
-        // [rbac]
+        chain.push(await factories[mode]!());
         break;
-      case 'Webhook':
-        // [webhook]
+      case 'Webhook': {
+        const webhook = legacyWebhookAuthorizer(config, deps.logger);
+        deps.closers.add('authorization webhook', () => webhook.close());
+        chain.push(webhook);
         break;
+      }
       default:
         throw new Error(`--authorization-mode: ${mode} is not available`);
     }
   }
 
-  // [authorization config] --authorization-config
+  // --authorization-config: the file's chain, rebuilt when the file changes.
+  if (config.authorizationConfig) {
+    const fromFile = await ReloadingAuthorizer.create({ file: config.authorizationConfig, factories, logger: deps.logger });
+    deps.closers.add('authorization config', fromFile.start());
+    chain.push(fromFile);
+  }
 
   const bearer = new BearerTokenAuthenticator(verifiers, apiAudiences);
   const services: AuthServices = {

@@ -4,10 +4,16 @@ import type { Informer } from '../registry/informer.ts';
 import { EventTtlController } from './event-ttl-controller.ts';
 import { LeaderElector } from './leader-election.ts';
 import { NamespaceController } from './namespace-controller.ts';
+import { BootstrapSigner } from './bootstrap-signer.ts';
+import { ClusterRoleAggregationController } from './cluster-role-aggregation.ts';
+import { BOOTSTRAP_SIGNER, CLUSTER_ROLE_AGGREGATION, NAMESPACE, parseControllers, TOKEN_CLEANER } from './controller-names.ts';
+import { TokenCleaner } from './token-cleaner.ts';
 
 export interface Controllers {
   readonly elector?: LeaderElector;
   readonly eventTtl?: EventTtlController;
+  /** The canonical names of the controllers --controllers turned on (event TTL has none: always on). */
+  readonly enabled: readonly string[];
   stop(): Promise<void>;
 }
 
@@ -20,26 +26,52 @@ export interface ControllerOptions {
   readonly leaseDurationMs: number;
   /** How long events are kept after they were last touched. */
   readonly eventTtlMs: number;
+  /** --controllers as given (default `*`). */
+  readonly controllers?: readonly string[];
+}
+
+/** A controller that starts and stops with leadership. */
+interface Runnable {
+  start(): void | Promise<void>;
+  stop(): void;
 }
 
 /** Runs the in-process controllers, in one replica at a time when leader election is on. */
 export async function startControllers(options: ControllerOptions): Promise<Controllers> {
-  const namespaceController = new NamespaceController(options.surface, options.namespaceView, options.logger);
+  // Unknown names fail the start, before any controller runs, as kube-controller-manager does.
+  const isEnabled = parseControllers(options.controllers ?? ['*']);
+  const runnables: Runnable[] = [];
+  const enabled: string[] = [];
+  const add = (name: string, make: () => Runnable | undefined) => {
+    if (!isEnabled(name)) return;
+    const r = make();
+    if (!r) return;
+    runnables.push(r);
+    enabled.push(name);
+  };
+  add(NAMESPACE, () => new NamespaceController(options.surface, options.namespaceView, options.logger));
+  const secrets = options.surface.findStore('', 'secrets');
+  add(TOKEN_CLEANER, () => (secrets ? new TokenCleaner(secrets, options.logger) : undefined));
+  add(BOOTSTRAP_SIGNER, () => (secrets && options.surface.findStore('', 'configmaps') ? new BootstrapSigner(options.surface, options.logger) : undefined));
+  const clusterRoles = options.surface.findStore('rbac.authorization.k8s.io', 'clusterroles');
+  add(CLUSTER_ROLE_AGGREGATION, () => (clusterRoles ? new ClusterRoleAggregationController(clusterRoles, options.logger) : undefined));
   // Events expire only while core/v1 Events are served (their store is the one events live in).
+  // Upstream has no controller for this (etcd TTLs do it), so no name turns it off.
   const coreEvents = options.surface.findStore('', 'events');
   const eventTtl = coreEvents ? new EventTtlController(coreEvents, options.eventTtlMs, options.logger) : undefined;
+  if (eventTtl) runnables.push(eventTtl);
   const startAll = () => {
-    namespaceController.start();
-    eventTtl?.start();
+    for (const r of runnables) {
+      Promise.resolve(r.start()).catch((err: unknown) => options.logger.warn({ err }, 'controller failed to start'));
+    }
   };
   const stopAll = () => {
-    namespaceController.stop();
-    eventTtl?.stop();
+    for (const r of runnables) r.stop();
   };
 
   if (!options.leaderElect) {
     startAll();
-    return { eventTtl, stop: async () => stopAll() };
+    return { eventTtl, enabled, stop: async () => stopAll() };
   }
   const elector = new LeaderElector({
     leases: options.surface.storeFor('coordination.k8s.io', 'leases'),
@@ -54,6 +86,7 @@ export async function startControllers(options: ControllerOptions): Promise<Cont
   return {
     elector,
     eventTtl,
+    enabled,
     stop: async () => {
       await elector.stop();
       stopAll();

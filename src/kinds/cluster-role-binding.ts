@@ -1,5 +1,6 @@
 import { defineKind } from '../registry/kind.ts';
 import { BINDING_COLUMNS, bindingErrors, defaultBinding, roleRefUpdateErrors } from './rbac-rules.ts';
+import { authorizeBindingWrite } from '../auth/rbac/escalation.ts';
 
 const ROLE_KINDS = ['ClusterRole'];
 
@@ -14,6 +15,8 @@ export const clusterRoleBindings = defineKind({
   nameRule: 'path-segment',
   tableColumns: BINDING_COLUMNS,
   strategy: {
+    // RBAC escalation prevention: 403 unless the user holds (or may escalate / bind) what is granted.
+    authorizeWrite: authorizeBindingWrite,
     default: (_ctx, obj) => defaultBinding(obj),
     validate: (_ctx, obj) => bindingErrors(obj, ROLE_KINDS, false),
     validateUpdate: (_ctx, obj, old) => [...bindingErrors(obj, ROLE_KINDS, false), ...roleRefUpdateErrors(obj, old)],

@@ -4,6 +4,7 @@ import { defineKind } from '../registry/kind.ts';
 import * as field from '../registry/validation/field.ts';
 import { labelSelectorErrors, type LabelSelectorValue } from '../registry/validation/label-selector.ts';
 import { policyRuleErrors, type PolicyRule } from './rbac-rules.ts';
+import { authorizeRoleWrite } from '../auth/rbac/escalation.ts';
 
 type ClusterRole = KubeObject & { rules?: PolicyRule[]; aggregationRule?: { clusterRoleSelectors?: LabelSelectorValue[] } | null };
 
@@ -29,6 +30,8 @@ export const clusterRoles = defineKind({
   schemaMessage: 'k8s.io.api.rbac.v1.ClusterRole',
   nameRule: 'path-segment',
   strategy: {
+    // RBAC escalation prevention: 403 unless the user holds (or may escalate / bind) what is granted.
+    authorizeWrite: authorizeRoleWrite,
     validate: (_ctx, obj) => validate(obj),
     validateUpdate: (_ctx, obj) => validate(obj),
   },

@@ -33,6 +33,12 @@ import { persistentVolumeClaims } from './persistent-volume-claim.ts';
 import { volumeAttachments } from './volume-attachment.ts';
 import { nodes } from './node.ts';
 import { pods } from './pod.ts';
+import { selfSubjectReviews } from './self-subject-review.ts';
+import { tokenReviews } from './token-review.ts';
+import { subjectAccessReviews } from './subject-access-review.ts';
+import { localSubjectAccessReviews } from './local-subject-access-review.ts';
+import { selfSubjectAccessReviews } from './self-subject-access-review.ts';
+import { selfSubjectRulesReviews } from './self-subject-rules-review.ts';
 
 /** Every kind this server can serve; `--runtime-config` decides which are enabled. */
-export const builtinKinds: readonly KindDefinition[] = [namespaces, configMaps, secrets, serviceAccounts, coreEvents, events, leases, csiDrivers, csiNodes, csiStorageCapacities, componentStatuses, ipAddresses, leaseCandidates, roles, roleBindings, clusterRoles, clusterRoleBindings, networkPolicies, serviceCIDRs, podDisruptionBudgets, runtimeClasses, limitRanges, resourceQuotas, apiServices, storageVersionMigrations, flowSchemas, priorityLevelConfigurations, validatingAdmissionPolicies, validatingAdmissionPolicyBindings, persistentVolumes, persistentVolumeClaims, volumeAttachments, nodes, pods];
+export const builtinKinds: readonly KindDefinition[] = [namespaces, configMaps, secrets, serviceAccounts, coreEvents, events, leases, csiDrivers, csiNodes, csiStorageCapacities, componentStatuses, ipAddresses, leaseCandidates, roles, roleBindings, clusterRoles, clusterRoleBindings, networkPolicies, serviceCIDRs, podDisruptionBudgets, runtimeClasses, limitRanges, resourceQuotas, apiServices, storageVersionMigrations, flowSchemas, priorityLevelConfigurations, validatingAdmissionPolicies, validatingAdmissionPolicyBindings, persistentVolumes, persistentVolumeClaims, volumeAttachments, nodes, pods, selfSubjectReviews, tokenReviews, subjectAccessReviews, localSubjectAccessReviews, selfSubjectAccessReviews, selfSubjectRulesReviews];

@@ -1,6 +1,7 @@
 import type { KubeObject } from '../api/types.ts';
 import { defineKind } from '../registry/kind.ts';
 import { policyRuleErrors, type PolicyRule } from './rbac-rules.ts';
+import { authorizeRoleWrite } from '../auth/rbac/escalation.ts';
 
 const rulesOf = (obj: KubeObject) => obj.rules as PolicyRule[] | undefined;
 
@@ -14,6 +15,8 @@ export const roles = defineKind({
   schemaMessage: 'k8s.io.api.rbac.v1.Role',
   nameRule: 'path-segment',
   strategy: {
+    // RBAC escalation prevention: 403 unless the user holds (or may escalate / bind) what is granted.
+    authorizeWrite: authorizeRoleWrite,
     validate: (_ctx, obj) => policyRuleErrors(rulesOf(obj), true),
     validateUpdate: (_ctx, obj) => policyRuleErrors(rulesOf(obj), true),
   },

@@ -55,6 +55,12 @@ export interface KindStrategy {
   prepareForCreate?(ctx: RequestContext, obj: KubeObject): void;
   /** Carries over fields an update of the main resource must not change (status). */
   prepareForUpdate?(ctx: RequestContext, obj: KubeObject, old: KubeObject): void;
+  /**
+   * Refuses a write the user may not make for reasons beyond authorization of the request itself
+   * (RBAC escalation prevention); throws an ApiError (403). Async, and run before admission and
+   * validation, as upstream's policy-based storage wraps the store. `old` is set for updates.
+   */
+  authorizeWrite?(ctx: RequestContext, namespace: string, obj: KubeObject, old?: KubeObject): Promise<void>;
   /** Kind rules for a new object; returns field errors, never changes the object. */
   validate?(ctx: RequestContext, obj: KubeObject): FieldError[];
   /** Kind rules for an update (immutability and the like). */

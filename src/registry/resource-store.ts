@@ -139,6 +139,8 @@ export class ResourceStore {
     checkNamespace(this.kind, meta, namespace);
     // Mutating admission runs before the kind's rules, so it judges the name as sent.
     if (this.#admission.mutates) await this.#admission.admit(this.#attributes(ctx, 'CREATE', namespace, typeof meta.name === 'string' ? meta.name : '', body));
+    // Escalation checks (RBAC) see the object after mutation, before the kind's rules, as upstream's policy-based storage does.
+    await this.kind.strategy.authorizeWrite?.(ctx, namespace, body);
     const generate = !meta.name && typeof meta.generateName === 'string' && meta.generateName !== '';
     if (generate) meta.name = generateName(meta.generateName as string);
 
@@ -384,6 +386,7 @@ export class ResourceStore {
     desired.apiVersion = apiVersionOf(this.kind);
     desired.kind = this.kind.kind;
     if (this.#admission.mutates) await this.#admission.admit(this.#attributes(ctx, 'UPDATE', namespace, old.metadata.name, desired, old));
+    await this.kind.strategy.authorizeWrite?.(ctx, namespace, desired, old);
     const strategy = this.kind.strategy;
     const sub = this.#subresourceStrategy(ctx, old);
     let next = carryUpdateFields(desired, old);

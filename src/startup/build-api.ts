@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { seedBootstrapNamespaces } from '../../seeds/bootstrap-namespaces.ts';
+import { seedRbacBootstrapPolicy } from '../../seeds/rbac-bootstrap-policy.ts';
 import { seedLocalApiServices } from '../../seeds/local-api-services.ts';
 import { NO_ADMISSION } from '../admission/chain.ts';
 import { admissionPluginNames, startAdmission } from '../admission/index.ts';
@@ -16,7 +17,7 @@ import type { Storage } from '../storage/storage.ts';
 /**
  * Start-up step: the shared namespace informer, the admission chain (its plugins read the informer)
  * and the API surface of the enabled kinds with a store for each; then the bootstrap namespaces and
- * an APIService for each group version served.
+ * the default RBAC policy and an APIService for each group version served.
  */
 export async function buildApi(config: Config, storage: Storage, logger: Logger, closers: Closers): Promise<{ surface: ApiSurface; namespaceView: Informer }> {
   const kinds = enabledKinds(builtinKinds, config.runtimeConfig);
@@ -34,6 +35,8 @@ export async function buildApi(config: Config, storage: Storage, logger: Logger,
   const surface = new ApiSurface(kinds, storage, admission.chain);
   const seeded = await seedBootstrapNamespaces(storage);
   if (seeded.length > 0) logger.info({ namespaces: seeded }, 'created bootstrap namespaces');
+  // Whenever the RBAC API is served, as upstream's post-start hook does, whatever the authorizers.
+  await seedRbacBootstrapPolicy(storage, kinds, logger);
   const registered = await seedLocalApiServices(storage, kinds);
   if (registered.length > 0) logger.info({ apiServices: registered }, 'registered the local API services');
   return { surface, namespaceView };

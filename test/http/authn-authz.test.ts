@@ -50,8 +50,9 @@ test('a user outside system:masters is authenticated but refused, with the real 
     'Forbidden',
     'leases.coordination.k8s.io "x" is forbidden: User "bob" cannot get resource "leases" in API group "coordination.k8s.io" in the namespace "kube-system"',
   );
-  assertStatus(await bob.get('/apis'), 403, 'Forbidden', 'forbidden: User "bob" cannot get path "/apis"');
-  // Health and version stay open to everyone.
+  // Discovery is open to every authenticated user (system:discovery), not to anonymous.
+  assert.equal((await bob.get('/apis')).status, 200);
+  assertStatus(await client(srv.url, srv.anonymousAgent).get('/apis'), 403, 'Forbidden', 'forbidden: User "system:anonymous" cannot get path "/apis"');
   assert.equal((await bob.get('/version')).status, 200);
 });
 
@@ -106,17 +107,33 @@ test('a good client certificate next to a bad bearer token authenticates by the 
   assert.equal(res.status, 200, res.text);
 });
 
-test('requests that impersonate are refused until impersonation exists', async () => {
+test('impersonation: an admin acting as alice gets alice\'s rights, not its own (kubectl --as)', async () => {
   const admin = client(srv.url, srv.adminAgent);
-  for (const header of ['Impersonate-User', 'Impersonate-Group', 'Impersonate-Uid', 'Impersonate-Extra-Scopes']) {
-    const res = await admin.get('/api/v1/namespaces', { [header]: 'alice' });
-    assertStatus(res, 403, 'Forbidden', new RegExp(`impersonation is not supported by this server yet \\(the request carries ${header}\\)`));
+  assertStatus(
+    await admin.get('/api/v1/namespaces', { 'Impersonate-User': 'alice' }),
+    403,
+    'Forbidden',
+    'namespaces is forbidden: User "alice" cannot list resource "namespaces" in API group "" at the cluster scope',
+  );
+  // Without a user, the other headers are a bad request.
+  for (const header of ['Impersonate-Group', 'Impersonate-Uid', 'Impersonate-Extra-Scopes']) {
+    assertStatus(await admin.get('/api/v1/namespaces', { [header]: 'x' }), 400, 'BadRequest', /without impersonating a user$/);
   }
-  // kubectl --as: the admin's own rights must not be used for alice.
+  // A user outside system:masters may not impersonate (no authorizer allows it yet).
+  const bob = client(srv.url, await userAgent('bob', ['dev']));
+  assertStatus(
+    await bob.get('/api/v1/namespaces', { 'Impersonate-User': 'alice' }),
+    403,
+    'Forbidden',
+    'users "alice" is forbidden: User "bob" cannot impersonate resource "users" in API group "" at the cluster scope',
+  );
   const k = kubectl(KUBECTL_VERSIONS[0], srv.kubeconfig, path.join(work, 'kube-cache'));
   const r = await k.run(['get', 'namespaces', '--as=alice']);
   // (kubectl's discovery client reports a 403 on /api as "Forbidden: unknown", whatever the Status says.)
   assert.notEqual(r.code, 0);
   assert.match(r.stderr, /Error from server \(Forbidden\)/);
   assert.doesNotMatch(r.stdout, /kube-system/);
+  const masters = await k.run(['get', 'namespaces', '--as=alice', '--as-group=system:masters']);
+  assert.equal(masters.code, 0, masters.stderr);
+  assert.match(masters.stdout, /kube-system/);
 });

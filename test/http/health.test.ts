@@ -46,7 +46,7 @@ test('excluding an unknown check warns in the verbose listing', async () => {
 
 test('one check by path', async () => {
   for (const path of ['/readyz/postgres', '/livez/ping', '/healthz/log', '/readyz/poststarthook/bootstrap-namespaces']) {
-    const res = await t.anon.get(path);
+    const res = await t.api.get(path);
     assert.equal(res.status, 200, path);
     assert.equal(res.text, 'ok');
   }
@@ -54,9 +54,18 @@ test('one check by path', async () => {
 
 test('an unknown check is 404', async () => {
   for (const path of ['/readyz/nope', '/livez/etcd-of-course-not', '/healthz/x']) {
-    const res = await t.anon.get(path);
+    const res = await t.api.get(path);
     assert.equal(res.status, 404, path);
   }
+});
+
+test('anonymous reaches /livez, /readyz and /healthz but not their checks (system:public-info-viewer)', async () => {
+  for (const path of ['/livez/ping', '/healthz/ping', '/readyz/ping', '/readyz/postgres', '/livez/nope']) {
+    const res = await t.anon.get(path);
+    assert.equal(res.status, 403, path);
+    assert.equal(res.json.message, `forbidden: User "system:anonymous" cannot get path "${path}"`);
+  }
+  for (const path of ['/version', '/version/']) assert.equal((await t.anon.get(path)).status, 200, path);
 });
 
 test('readyz fails, naming postgres, once the database is gone; livez keeps answering', async () => {

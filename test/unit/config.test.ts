@@ -80,3 +80,18 @@ test('admission plugin flags are checked with upstream wording', () => {
   const c = loadConfig(['--disable-admission-plugins=NodeRestriction,ResourceQuota', '--enable-admission-plugins=AlwaysDeny'], {});
   assert.deepEqual(c.enableAdmissionPlugins, ['AlwaysDeny']);
 });
+
+test('--authorization-config excludes --authorization-mode and the --authorization-webhook-* flags', () => {
+  const message = /--authorization-config can not be specified when --authorization-mode or --authorization-webhook-\* flags are defined$/;
+  assert.equal(loadConfig(['--authorization-config=/etc/authz.yaml'], {}).authorizationConfig, '/etc/authz.yaml');
+  for (const extra of [
+    '--authorization-mode=RBAC',
+    '--authorization-webhook-config-file=/etc/webhook.kubeconfig',
+    '--authorization-webhook-version=v1',
+    '--authorization-webhook-cache-authorized-ttl=1m',
+    '--authorization-webhook-cache-unauthorized-ttl=1s',
+  ]) {
+    assert.throws(() => loadConfig(['--authorization-config=/etc/authz.yaml', extra], {}), message, extra);
+  }
+  assert.throws(() => loadConfig(['--authorization-mode=Webhook'], {}), /Webhook's authorization config file not passed/);
+});

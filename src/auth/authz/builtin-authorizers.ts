@@ -7,22 +7,6 @@ export const privilegedGroupAuthorizer: Authorizer = {
   authorize: ({ user }) => ({ decision: user.groups.includes(SYSTEM_MASTERS) ? 'allow' : 'noOpinion' }),
 };
 
-const PUBLIC_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version']);
-
-/**
- * What the built-in system:public-info-viewer role grants everyone, anonymous included: GET on the
- * health endpoints (and their per-check paths) and /version.
- */
-export const publicInfoAuthorizer: Authorizer = {
-  name: 'public-info',
-  authorize: ({ request }) => {
-    if (request.isResourceRequest || request.verb !== 'get') return { decision: 'noOpinion' };
-    const path = request.path.replace(/\/+$/, '');
-    const root = `/${path.split('/')[1] ?? ''}`;
-    return { decision: PUBLIC_PATHS.has(path) || (PUBLIC_PATHS.has(root) && root !== '/version') ? 'allow' : 'noOpinion' };
-  },
-};
-
 export const alwaysAllowAuthorizer: Authorizer = { name: 'AlwaysAllow', authorize: () => ({ decision: 'allow' }) };
 export const alwaysDenyAuthorizer: Authorizer = {
   name: 'AlwaysDeny',

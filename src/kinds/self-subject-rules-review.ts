@@ -1,0 +1,36 @@
+/**
+ * authorization.k8s.io/v1 SelfSubjectRulesReview: everything the requester may do in a namespace
+ * (`kubectl auth can-i --list`), from the rule resolver when one is configured (RBAC). Without one
+ * the list is empty and marked incomplete, as upstream does for authorizers that cannot list.
+ */
+import { badRequest } from '../api/errors.ts';
+import { defineKind } from '../registry/kind.ts';
+import { authOf } from './review-attributes.ts';
+
+type Obj = Record<string, any>;
+
+export const selfSubjectRulesReviews = defineKind({
+  group: 'authorization.k8s.io',
+  version: 'v1',
+  kind: 'SelfSubjectRulesReview',
+  plural: 'selfsubjectrulesreviews',
+  namespaced: false,
+  verbs: ['create'],
+  schemaMessage: 'k8s.io.api.authorization.v1.SelfSubjectRulesReview',
+  respond: {
+    async create(ctx, _namespace, body) {
+      const o = body as Obj;
+      const namespace = typeof o.spec?.namespace === 'string' ? o.spec.namespace : '';
+      if (namespace === '') throw badRequest('no namespace on request');
+      const resolver = authOf(ctx).rules;
+      const rules = resolver
+        ? await resolver.rulesFor(ctx.user, namespace)
+        : { resourceRules: [], nonResourceRules: [], incomplete: true };
+      const status: Obj = { resourceRules: rules.resourceRules, nonResourceRules: rules.nonResourceRules, incomplete: rules.incomplete };
+      if (rules.evaluationError) status.evaluationError = rules.evaluationError;
+      o.metadata = { ...(o.metadata ?? {}), creationTimestamp: null };
+      o.status = status;
+      return body;
+    },
+  },
+});
