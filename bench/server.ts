@@ -84,7 +84,9 @@ export async function startBenchServer(mode: 'child' | 'inprocess', flags: strin
   let proc;
   try {
     // The helper logs at info so it can see "serving"; the server logs nothing per request at info.
-    proc = await startServerProcess(db.url, dataDir, flags, { compiled: true });
+    // BENCH_CPU_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops (to find what a figure costs).
+    const profileDir = process.env.BENCH_CPU_PROFILE;
+    proc = await startServerProcess(db.url, dataDir, flags, { compiled: true, ...(profileDir ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}) });
   } catch (err) {
     await cleanup();
     throw err;

@@ -16,11 +16,11 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
  * the sources through tsx (what they test is what is checked out); `compiled` runs it as `npm start`
  * does (dist/, built first when stale), for the benchmark.
  */
-export function startServerProcess(databaseUrl: string, dataDir: string, flags: string[] = [], options: { compiled?: boolean } = {}): Promise<ServerProcess> {
+export function startServerProcess(databaseUrl: string, dataDir: string, flags: string[] = [], options: { compiled?: boolean; nodeArgs?: readonly string[] } = {}): Promise<ServerProcess> {
   const entry = options.compiled ? [path.join(ROOT, 'scripts/launch.mjs'), 'server'] : ['--import', 'tsx', path.join(ROOT, 'src/main.ts')];
   const child = spawn(
     process.execPath,
-    [...entry, '--secure-port=0', `--data-dir=${dataDir}`, '--log-level=info', ...flags],
+    [...(options.nodeArgs ?? []), ...entry, '--secure-port=0', `--data-dir=${dataDir}`, '--log-level=info', ...flags],
     { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -5,6 +5,7 @@
  */
 import type { Subject } from '../../kinds/rbac-rules.ts';
 import type { Attributes, AuthorizationResult, Authorizer } from '../authz/authorizer.ts';
+import { DecisionCache } from './decision-cache.ts';
 import { ruleAllows } from './rule-matching.ts';
 import { joinErrors, type RbacRuleResolver, type RuleSource } from './rule-resolver.ts';
 
@@ -20,22 +21,30 @@ function describeSource({ binding, subject }: RuleSource): string {
   return `${what} of ${ref?.kind ?? ''} "${ref?.name ?? ''}" to ${describeSubject(subject, ns ?? '')}`;
 }
 
-export function rbacAuthorizer(resolver: RbacRuleResolver): Authorizer {
+/** `cache`, when given, must be cleared on every change of the four RBAC kinds (start-rbac.ts does). */
+export function rbacAuthorizer(resolver: RbacRuleResolver, cache?: DecisionCache): Authorizer {
+  const decide = ({ user, request }: Attributes): AuthorizationResult => {
+    let allowedBy: RuleSource | undefined;
+    const errors: string[] = [];
+    resolver.visitRulesFor(user, request.namespace, (source, rule, error) => {
+      if (error) errors.push(error);
+      if (source && rule && ruleAllows(rule, request)) {
+        allowedBy = source;
+        return false;
+      }
+      return true;
+    });
+    if (allowedBy) return { decision: 'allow', reason: `RBAC: allowed by ${describeSource(allowedBy)}` };
+    return errors.length > 0 ? { decision: 'noOpinion', reason: `RBAC: ${joinErrors(errors)}` } : { decision: 'noOpinion' };
+  };
+  if (!cache) return { name: 'RBAC', authorize: decide };
   return {
     name: 'RBAC',
-    authorize({ user, request }: Attributes): AuthorizationResult {
-      let allowedBy: RuleSource | undefined;
-      const errors: string[] = [];
-      resolver.visitRulesFor(user, request.namespace, (source, rule, error) => {
-        if (error) errors.push(error);
-        if (source && rule && ruleAllows(rule, request)) {
-          allowedBy = source;
-          return false;
-        }
-        return true;
-      });
-      if (allowedBy) return { decision: 'allow', reason: `RBAC: allowed by ${describeSource(allowedBy)}` };
-      return errors.length > 0 ? { decision: 'noOpinion', reason: `RBAC: ${joinErrors(errors)}` } : { decision: 'noOpinion' };
+    authorize(attrs: Attributes): AuthorizationResult {
+      const key = DecisionCache.key(attrs.user, attrs.request);
+      let result = cache.get(key);
+      if (!result) cache.set(key, (result = decide(attrs)));
+      return result;
     },
   };
 }

@@ -9,6 +9,7 @@ import { Informer } from '../../registry/informer.ts';
 import { StartupError } from '../../startup-error.ts';
 import type { Authorizer } from '../authz/authorizer.ts';
 import { bindingIndexKeys, type RbacViews } from './policy-view.ts';
+import { DecisionCache } from './decision-cache.ts';
 import { rbacAuthorizer } from './rbac-authorizer.ts';
 import { RbacRuleResolver } from './rule-resolver.ts';
 
@@ -30,5 +31,8 @@ export async function startRbac(deps: { surface: ApiSurface; logger: Logger; clo
   } satisfies RbacViews;
   await Promise.all(Object.values(views).map((v) => v.start()));
   const resolver = new RbacRuleResolver(views);
-  return { authorizer: rbacAuthorizer(resolver), resolver };
+  const cache = new DecisionCache();
+  const forget = () => cache.clear();
+  for (const view of Object.values(views)) view.on({ added: forget, updated: forget, deleted: forget });
+  return { authorizer: rbacAuthorizer(resolver, cache), resolver };
 }
