@@ -61,6 +61,7 @@ export const FLAGS: readonly FlagDefinition[] = [
   flag('service-account-issuer', 'list', 'https://kubernetes.default.svc.cluster.local', 'Issuer (iss) of service account tokens; the first signs new tokens, all are accepted.'),
   flag('service-account-signing-key-file', 'string', '', 'Private key (PEM) that signs service account tokens; default: one generated at first start in <data-dir>/pki/sa.key (mode 0600).'),
   flag('service-account-key-file', 'list', '', 'Public or private keys (PEM files) that verify service account tokens, each file may hold several; default: the signing key.'),
+  flag('service-account-jwks-uri', 'string', '', 'jwks_uri of the issuer\'s discovery document (an https URL where relying parties fetch /openid/v1/jwks); default: the issuer URL and /openid/v1/jwks.'),
   flag('service-account-lookup', 'bool', 'true', 'Refuse service account tokens whose ServiceAccount, Secret or bound object is gone (or was replaced).'),
   flag('service-account-max-token-expiration', 'duration', '0s', 'Longest lifetime of a token from TokenRequest; 0 means no limit beyond the request.'),
   flag('service-account-extend-token-expiration', 'bool', 'true', 'Pod-bound tokens asked for with the default hour get a year, with the warning metadata, as upstream.'),
@@ -147,6 +148,7 @@ export interface Config {
   serviceAccountIssuer: string[];
   serviceAccountSigningKeyFile: string;
   serviceAccountKeyFile: string[];
+  serviceAccountJwksUri: string;
   serviceAccountLookup: boolean;
   serviceAccountMaxTokenExpirationMs: number;
   serviceAccountExtendTokenExpiration: boolean;
@@ -315,6 +317,15 @@ function checkAuthConfig(config: Config): void {
   if (config.oidcIssuerUrl && !config.oidcClientId) throw new ConfigError('oidc-issuer-url and oidc-client-id must be specified together');
   if (config.oidcClientId && !config.oidcIssuerUrl) throw new ConfigError('oidc-issuer-url and oidc-client-id must be specified together');
   if (config.serviceAccountIssuer.length === 0) throw new ConfigError('--service-account-issuer: at least one issuer is required');
+  if (config.serviceAccountJwksUri) {
+    let scheme = '';
+    try {
+      scheme = new URL(config.serviceAccountJwksUri).protocol;
+    } catch {
+      throw new ConfigError(`--service-account-jwks-uri: must be a valid URL, got "${config.serviceAccountJwksUri}"`);
+    }
+    if (scheme !== 'https:') throw new ConfigError(`--service-account-jwks-uri: requires https scheme, parsed as: ${config.serviceAccountJwksUri}`);
+  }
 }
 
 /** The authorizers in order: --authorization-mode, or Node,RBAC when neither it nor --authorization-config is given. */

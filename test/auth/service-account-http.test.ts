@@ -234,3 +234,16 @@ test('an issuer that is not an https URL signs and verifies, but serves no disco
     await other.stop();
   }
 });
+
+test('--service-account-jwks-uri names where the keys are, and must be https', async () => {
+  const other = await startTestServer(['--service-account-issuer=api', '--service-account-jwks-uri=https://keys.example.com/openid/v1/jwks']);
+  try {
+    const cfg = await client(other.url, other.adminAgent).get('/.well-known/openid-configuration');
+    assert.equal(cfg.status, 200, cfg.text);
+    assert.equal(cfg.json.issuer, 'api');
+    assert.equal(cfg.json.jwks_uri, 'https://keys.example.com/openid/v1/jwks');
+  } finally {
+    await other.stop();
+  }
+  await assert.rejects(startTestServer(['--service-account-jwks-uri=http://keys.example.com/jwks']), /--service-account-jwks-uri: requires https scheme, parsed as: http:\/\/keys\.example\.com\/jwks/);
+});

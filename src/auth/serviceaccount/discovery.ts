@@ -11,10 +11,11 @@ export const OPENID_CONFIGURATION_PATH = '/.well-known/openid-configuration';
 export const JWKS_PATH = '/openid/v1/jwks';
 const CACHE_CONTROL = 'public, max-age=3600';
 
-export function openIdConfiguration(issuer: string, keys: readonly VerificationKey[]): Record<string, unknown> {
+/** `jwksUri`: --service-account-jwks-uri, for relying parties that reach the keys elsewhere than at the issuer. */
+export function openIdConfiguration(issuer: string, keys: readonly VerificationKey[], jwksUri = ''): Record<string, unknown> {
   return {
     issuer,
-    jwks_uri: `${issuer.replace(/\/+$/, '')}${JWKS_PATH}`,
+    jwks_uri: jwksUri || `${issuer.replace(/\/+$/, '')}${JWKS_PATH}`,
     response_types_supported: ['id_token'],
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: [...new Set(keys.map((k) => k.alg))].sort(),
@@ -30,8 +31,8 @@ export function jwks(keys: readonly VerificationKey[]): { keys: Record<string, u
   };
 }
 
-export function discoveryRoutes(issuer: string, keys: readonly VerificationKey[]): (router: Router) => void {
-  const configuration = JSON.stringify(openIdConfiguration(issuer, keys));
+export function discoveryRoutes(issuer: string, keys: readonly VerificationKey[], jwksUri = ''): (router: Router) => void {
+  const configuration = JSON.stringify(openIdConfiguration(issuer, keys, jwksUri));
   const keySet = JSON.stringify(jwks(keys));
   return (router) => {
     router.get(OPENID_CONFIGURATION_PATH, (ctx) => {

@@ -42,10 +42,11 @@ export async function setUpServiceAccounts(
     lookupEnabled: config.serviceAccountLookup,
   });
   deps.logger.info({ issuer: issuerName, keys: keys.verification.map((k) => k.kid) }, 'service account tokens configured');
-  // As upstream: discovery is only served for an issuer relying parties could fetch from (an https URL).
-  const discoverable = isHttpsUrl(issuerName);
+  // As upstream: discovery is served for an issuer relying parties could fetch from (an https URL),
+  // or wherever --service-account-jwks-uri says the keys are.
+  const discoverable = isHttpsUrl(issuerName) || config.serviceAccountJwksUri !== '';
   if (!discoverable) deps.logger.info({ issuer: issuerName }, 'service account issuer is not an https URL: OpenID discovery is not served');
-  return { verifier, issuer, routes: discoverable ? discoveryRoutes(issuerName, keys.verification) : () => {} };
+  return { verifier, issuer, routes: discoverable ? discoveryRoutes(issuerName, keys.verification, config.serviceAccountJwksUri) : () => {} };
 }
 
 function isHttpsUrl(value: string): boolean {
