@@ -1,4 +1,5 @@
 import { admissionPluginNames } from './admission/index.ts';
+import { parseControllers } from './controllers/controller-names.ts';
 
 /**
  * Server settings: each flag (named after kube-apiserver's where one exists) can also come from the
@@ -270,6 +271,11 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   if (config.databaseHealthcheckTimeoutMs <= 0) throw new ConfigError('--database-healthcheck-timeout must be greater than zero');
   if (config.securePort > 65535) throw new ConfigError(`--secure-port must be between 0 and 65535 (0 picks a free port)`);
   checkAuthConfig(config);
+  try {
+    parseControllers(config.controllers);
+  } catch (err) {
+    throw new ConfigError(`--controllers: ${(err as Error).message}`);
+  }
   try {
     admissionPluginNames(config.enableAdmissionPlugins, config.disableAdmissionPlugins);
   } catch (err) {

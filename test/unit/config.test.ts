@@ -95,3 +95,11 @@ test('--authorization-config excludes --authorization-mode and the --authorizati
   }
   assert.throws(() => loadConfig(['--authorization-mode=Webhook'], {}), /Webhook's authorization config file not passed/);
 });
+
+test('--controllers with a name upstream does not know is a configuration error', () => {
+  assert.throws(() => loadConfig(['--controllers=*,foo,-bar'], {}), (err: Error) => {
+    assert.equal(err.message, `--controllers: validation failed for '--controllers': ["foo" is not in the list of known controllers, "bar" is not in the list of known controllers]`);
+    return true;
+  });
+  assert.deepEqual(loadConfig(['--controllers=*,-tokencleaner,bootstrapsigner'], {}).controllers, ['*', '-tokencleaner', 'bootstrapsigner']);
+});
