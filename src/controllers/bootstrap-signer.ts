@@ -5,6 +5,7 @@ import type { KubeObject, StoredKubeObject } from '../api/types.ts';
 import { BOOTSTRAP_TOKEN_NAMESPACE, readBootstrapTokenSecret } from '../auth/authn/bootstrap-token-secret.ts';
 import { Informer } from '../registry/informer.ts';
 import type { ApiSurface } from '../registry/api-surface.ts';
+import { CoalescedPass } from './coalesced-pass.ts';
 import { seedClusterInfoAccess } from '../../seeds/cluster-info-access.ts';
 import { controllerContext } from './controller-context.ts';
 
@@ -40,9 +41,7 @@ export class BootstrapSigner {
   #secrets: Informer | undefined;
   #configMaps: Informer | undefined;
   #expiryTimer: NodeJS.Timeout | null = null;
-  #pending: NodeJS.Timeout | null = null;
-  #running = false;
-  #again = false;
+  #passes: CoalescedPass | undefined;
   #stopped = true;
 
   constructor(surface: ApiSurface, logger: Logger) {
@@ -52,6 +51,7 @@ export class BootstrapSigner {
 
   async start(): Promise<void> {
     this.#stopped = false;
+    this.#passes = new CoalescedPass(() => this.#signPass());
     await seedClusterInfoAccess(this.#surface).catch((err) => this.#logger.warn({ err }, 'creating cluster-info read access failed'));
     if (this.#stopped) return;
     const poke = { added: () => this.#enqueue(), updated: () => this.#enqueue(), deleted: () => this.#enqueue() };
@@ -69,37 +69,23 @@ export class BootstrapSigner {
     this.#configMaps?.stop();
     this.#secrets = this.#configMaps = undefined;
     if (this.#expiryTimer) clearTimeout(this.#expiryTimer);
-    if (this.#pending) clearTimeout(this.#pending);
-    this.#expiryTimer = this.#pending = null;
+    this.#expiryTimer = null;
+    this.#passes?.stop();
   }
 
-  /** Coalesces bursts of events into one sign pass. */
+  /** Bursts of events become one sign pass. */
   #enqueue(): void {
-    if (this.#stopped || this.#pending) return;
-    this.#pending = setTimeout(() => {
-      this.#pending = null;
-      void this.#run();
-    }, 10);
-    this.#pending.unref();
+    this.#passes?.request();
   }
 
-  async #run(): Promise<void> {
-    if (this.#running) {
-      this.#again = true;
-      return;
-    }
-    this.#running = true;
+  async #signPass(): Promise<'retry' | void> {
     try {
       await this.#sign();
     } catch (err) {
-      if (!(err instanceof ApiError && (err.code === 409 || err.code === 404))) this.#logger.warn({ err }, 'signing cluster-info failed; retrying');
-      this.#again = true;
-    } finally {
-      this.#running = false;
-      if (this.#again) {
-        this.#again = false;
-        this.#enqueue();
-      }
+      // 409 and 404: a newer version is on its way through the informers, which brings another pass.
+      if (err instanceof ApiError && (err.code === 409 || err.code === 404)) return;
+      this.#logger.warn({ err }, 'signing cluster-info failed; retrying');
+      return 'retry';
     }
   }
 

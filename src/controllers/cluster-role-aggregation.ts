@@ -4,6 +4,7 @@ import { ApiError } from '../api/errors.ts';
 import type { StoredKubeObject } from '../api/types.ts';
 import { Informer } from '../registry/informer.ts';
 import type { ResourceStore } from '../registry/resource-store.ts';
+import { CoalescedPass } from './coalesced-pass.ts';
 import { controllerContext } from './controller-context.ts';
 
 interface Requirement {
@@ -57,9 +58,7 @@ export class ClusterRoleAggregationController {
   readonly #store: ResourceStore;
   readonly #logger: Logger;
   #informer: Informer | undefined;
-  #pending: NodeJS.Timeout | null = null;
-  #running = false;
-  #again = false;
+  #passes: CoalescedPass | undefined;
   #stopped = true;
 
   constructor(store: ResourceStore, logger: Logger) {
@@ -69,59 +68,39 @@ export class ClusterRoleAggregationController {
 
   async start(): Promise<void> {
     this.#stopped = false;
+    this.#passes = new CoalescedPass(() => this.#aggregate());
     const informer = new Informer(this.#store, { logger: this.#logger });
     this.#informer = informer;
-    const poke = () => this.#enqueue();
+    const poke = () => this.#passes?.request();
     informer.on({ added: poke, updated: poke, deleted: poke });
     await informer.start();
-    this.#enqueue();
+    poke();
   }
 
   stop(): void {
     this.#stopped = true;
     this.#informer?.stop();
     this.#informer = undefined;
-    if (this.#pending) clearTimeout(this.#pending);
-    this.#pending = null;
+    this.#passes?.stop();
   }
 
-  #enqueue(delay = 10): void {
-    if (this.#stopped || this.#pending) return;
-    this.#pending = setTimeout(() => {
-      this.#pending = null;
-      void this.#run();
-    }, delay);
-    this.#pending.unref();
-  }
-
-  async #run(): Promise<void> {
-    if (this.#running) {
-      this.#again = true;
-      return;
-    }
-    this.#running = true;
+  /** One pass over every aggregated role; 'retry' when a write failed for a reason a later pass may not meet. */
+  async #aggregate(): Promise<'retry' | void> {
     let retry = false;
-    try {
-      const all = (this.#informer?.list() ?? []) as ClusterRole[];
-      for (const role of all) {
-        if (!role.aggregationRule || this.#stopped) continue;
-        const rules = aggregatedRules(role, all);
-        if (isDeepStrictEqual(role.rules ?? [], rules)) continue;
-        try {
-          await this.#store.replace(controllerContext(), '', role.metadata.name, { ...role, rules });
-        } catch (err) {
-          // A newer version is on its way through the informer; that event brings another pass.
-          if (err instanceof ApiError && (err.code === 409 || err.code === 404)) continue;
-          this.#logger.warn({ err, clusterRole: role.metadata.name }, 'aggregating cluster role failed; retrying');
-          retry = true;
-        }
+    const all = (this.#informer?.list() ?? []) as ClusterRole[];
+    for (const role of all) {
+      if (!role.aggregationRule || this.#stopped) continue;
+      const rules = aggregatedRules(role, all);
+      if (isDeepStrictEqual(role.rules ?? [], rules)) continue;
+      try {
+        await this.#store.replace(controllerContext(), '', role.metadata.name, { ...role, rules });
+      } catch (err) {
+        // A newer version is on its way through the informer; that event brings another pass.
+        if (err instanceof ApiError && (err.code === 409 || err.code === 404)) continue;
+        this.#logger.warn({ err, clusterRole: role.metadata.name }, 'aggregating cluster role failed; retrying');
+        retry = true;
       }
-    } finally {
-      this.#running = false;
-      if (this.#again) {
-        this.#again = false;
-        this.#enqueue();
-      } else if (retry) this.#enqueue(1000);
     }
+    return retry ? 'retry' : undefined;
   }
 }
