@@ -137,3 +137,13 @@ test('impersonation: an admin acting as alice gets alice\'s rights, not its own 
   assert.equal(masters.code, 0, masters.stderr);
   assert.match(masters.stdout, /kube-system/);
 });
+
+test('a refused subresource request names the resource, not resource/subresource, in its Status', async () => {
+  const anon = client(srv.url, srv.anonymousAgent);
+  const status = await anon.get('/api/v1/namespaces/default/status');
+  assertStatus(status, 403, 'Forbidden', 'namespaces "default" is forbidden: User "system:anonymous" cannot get resource "namespaces/status" in API group "" in the namespace "default"');
+  assert.deepEqual(status.json.details, { name: 'default', kind: 'namespaces' });
+  const token = await anon.post('/api/v1/namespaces/default/serviceaccounts/default/token', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} });
+  assertStatus(token, 403, 'Forbidden', 'serviceaccounts "default" is forbidden: User "system:anonymous" cannot create resource "serviceaccounts/token" in API group "" in the namespace "default"');
+  assert.deepEqual(token.json.details, { name: 'default', kind: 'serviceaccounts' });
+});
