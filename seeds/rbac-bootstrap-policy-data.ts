@@ -1,101 +1,19 @@
 /**
  * The default RBAC policy Kubernetes 1.34 creates at start (plugin/pkg/auth/authorizer/rbac/
- * bootstrappolicy): the roles and bindings the rest of the server relies on. Data only; the seed
- * (rbac-bootstrap-policy.ts) adds the bootstrapping label and the autoupdate annotation.
- *
- * Aggregated roles (admin, edit, view) ship with their aggregation rule and no rules of their own:
- * the cluster role aggregation controller fills them from the roles their selectors pick.
+ * bootstrappolicy): the roles and bindings the rest of the server relies on. Data only, split by
+ * upstream's source file in rbac-policy/; the seed (rbac-bootstrap-policy.ts) adds the bootstrapping
+ * label and the autoupdate annotation.
  */
-import type { PolicyRule, Subject } from '../src/kinds/rbac-rules.ts';
+import { CLUSTER_ROLE_BINDINGS, CLUSTER_ROLES } from './rbac-policy/cluster-roles.ts';
+import { CONTROLLER_ROLE_BINDINGS, CONTROLLER_ROLES } from './rbac-policy/controller-roles.ts';
+import { NAMESPACE_ROLE_BINDINGS, NAMESPACE_ROLES } from './rbac-policy/namespace-roles.ts';
+import type { BootstrapBinding, BootstrapClusterRole, BootstrapRole } from './rbac-policy/builders.ts';
 
-export interface BootstrapClusterRole {
-  readonly name: string;
-  readonly rules: PolicyRule[];
-  readonly labels?: Record<string, string>;
-  readonly aggregateFrom?: string[];
-}
-export interface BootstrapBinding {
-  readonly name: string;
-  readonly namespace?: string;
-  readonly roleKind: 'Role' | 'ClusterRole';
-  readonly role: string;
-  readonly subjects: Subject[];
-}
-export interface BootstrapRole {
-  readonly name: string;
-  readonly namespace: string;
-  readonly rules: PolicyRule[];
-}
+export type { BootstrapBinding, BootstrapClusterRole, BootstrapRole } from './rbac-policy/builders.ts';
 
-const RBAC = 'rbac.authorization.k8s.io';
-const group = (name: string): Subject => ({ kind: 'Group', apiGroup: RBAC, name });
-const user = (name: string): Subject => ({ kind: 'User', apiGroup: RBAC, name });
-
-export const BOOTSTRAP_CLUSTER_ROLES: BootstrapClusterRole[] = [
-  {
-    name: 'cluster-admin',
-    rules: [
-      { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
-      { verbs: ['*'], nonResourceURLs: ['*'] },
-    ],
-  },
-  {
-    name: 'system:discovery',
-    rules: [
-      {
-        verbs: ['get'],
-        nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'],
-      },
-    ],
-  },
-  {
-    name: 'system:public-info-viewer',
-    rules: [{ verbs: ['get'], nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'] }],
-  },
-  {
-    name: 'system:basic-user',
-    rules: [
-      { verbs: ['create'], apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'] },
-      { verbs: ['create'], apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'] },
-    ],
-  },
-  {
-    name: 'system:service-account-issuer-discovery',
-    rules: [
-      {
-        verbs: ['get'],
-        nonResourceURLs: ['/.well-known/openid-configuration', '/.well-known/openid-configuration/', '/openid/v1/jwks', '/openid/v1/jwks/'],
-      },
-    ],
-  },
-  {
-    name: 'system:monitoring',
-    rules: [{ verbs: ['get'], nonResourceURLs: ['/healthz', '/healthz/*', '/livez', '/livez/*', '/metrics', '/metrics/slis', '/readyz', '/readyz/*'] }],
-  },
-  { name: 'admin', rules: [], aggregateFrom: ['rbac.authorization.k8s.io/aggregate-to-admin'] },
-  { name: 'edit', rules: [], labels: { 'rbac.authorization.k8s.io/aggregate-to-admin': 'true' }, aggregateFrom: ['rbac.authorization.k8s.io/aggregate-to-edit'] },
-  { name: 'view', rules: [], labels: { 'rbac.authorization.k8s.io/aggregate-to-edit': 'true' }, aggregateFrom: ['rbac.authorization.k8s.io/aggregate-to-view'] },
-];
-
-export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: BootstrapBinding[] = [
-  { name: 'cluster-admin', roleKind: 'ClusterRole', role: 'cluster-admin', subjects: [group('system:masters')] },
-  { name: 'system:discovery', roleKind: 'ClusterRole', role: 'system:discovery', subjects: [group('system:authenticated')] },
-  { name: 'system:basic-user', roleKind: 'ClusterRole', role: 'system:basic-user', subjects: [group('system:authenticated')] },
-  {
-    name: 'system:public-info-viewer',
-    roleKind: 'ClusterRole',
-    role: 'system:public-info-viewer',
-    subjects: [group('system:authenticated'), group('system:unauthenticated')],
-  },
-  {
-    name: 'system:service-account-issuer-discovery',
-    roleKind: 'ClusterRole',
-    role: 'system:service-account-issuer-discovery',
-    subjects: [group('system:serviceaccounts')],
-  },
-  { name: 'system:monitoring', roleKind: 'ClusterRole', role: 'system:monitoring', subjects: [group('system:monitoring')] },
-];
-
-/** Namespaced roles (kube-system, kube-public); not seeded yet, see the report. */
-export const BOOTSTRAP_ROLES: BootstrapRole[] = [];
-export const BOOTSTRAP_ROLE_BINDINGS: BootstrapBinding[] = [];
+/** policy.go's roles, then the controllers' (as upstream's PostStartHook creates them). */
+export const BOOTSTRAP_CLUSTER_ROLES: readonly BootstrapClusterRole[] = [...CLUSTER_ROLES, ...CONTROLLER_ROLES];
+export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: readonly BootstrapBinding[] = [...CLUSTER_ROLE_BINDINGS, ...CONTROLLER_ROLE_BINDINGS];
+/** Roles and RoleBindings in kube-system and kube-public. */
+export const BOOTSTRAP_ROLES: readonly BootstrapRole[] = NAMESPACE_ROLES;
+export const BOOTSTRAP_ROLE_BINDINGS: readonly BootstrapBinding[] = NAMESPACE_ROLE_BINDINGS;

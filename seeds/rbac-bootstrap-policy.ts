@@ -46,7 +46,8 @@ function bindingObject(b: BootstrapBinding): RbacObject {
     kind: b.namespace ? 'RoleBinding' : 'ClusterRoleBinding',
     metadata: meta(b.name, b.namespace),
     roleRef: { apiGroup: GROUP, kind: b.roleKind, name: b.role },
-    subjects: b.subjects,
+    // Upstream omits subjects rather than storing an empty list (system:node).
+    ...(b.subjects.length > 0 ? { subjects: b.subjects } : {}),
   };
 }
 
