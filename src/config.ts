@@ -218,12 +218,27 @@ function camel(name: string): string {
   return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
+/** The flags each Config from loadConfig was given on purpose (see flagGiven). */
+const givenFlags = new WeakMap<Config, ReadonlySet<string>>();
+
+/**
+ * Whether a flag was set on purpose rather than left at its default: on the command line, or in the
+ * environment to a value other than its default (a copy of .env.example, which spells out every
+ * default, sets none). Upstream tells these apart for the flags that exclude parts of
+ * --authentication-config (--anonymous-auth, --oidc-*). A Config not made by loadConfig has none.
+ */
+export function flagGiven(config: Config, name: string): boolean {
+  return givenFlags.get(config)?.has(name) ?? false;
+}
+
 /** Reads flags from argv (`--name=value`, `--name value`, `--bool-flag`) over the environment. */
 export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Config {
   const raw = new Map<string, string>();
+  const given = new Set<string>();
   for (const f of FLAGS) {
     const fromEnv = env[f.env];
     raw.set(f.name, fromEnv !== undefined && fromEnv !== '' ? fromEnv : f.default);
+    if (fromEnv !== undefined && fromEnv !== '' && fromEnv !== f.default) given.add(f.name);
   }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -232,6 +247,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
     const def = FLAGS.find((f) => f.name === name);
     if (!def) throw new ConfigError(`unknown flag: --${name}`);
+    given.add(name);
     if (eq >= 0) raw.set(name, arg.slice(eq + 1));
     else if (def.type === 'bool') raw.set(name, 'true');
     else if (i + 1 < argv.length) raw.set(name, argv[++i]);
@@ -264,6 +280,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     out[key] = parsed;
   }
   const config = out as unknown as Config;
+  givenFlags.set(config, given);
   if (config.databaseListenUrl && !config.databaseUrl) {
     throw new ConfigError('--database-listen-url needs --database-url: the embedded PostgreSQL is always reached directly');
   }
@@ -317,11 +334,14 @@ function checkAuthConfig(config: Config): void {
   if (!['v1', 'v1beta1'].includes(config.authorizationWebhookVersion)) {
     throw new ConfigError(`--authorization-webhook-version: invalid version "${config.authorizationWebhookVersion}" (supported: v1, v1beta1)`);
   }
-  if (config.authenticationConfig && (config.oidcIssuerUrl || config.oidcClientId)) {
+  // Any --oidc-* flag given counts, as upstream's: with the file, for exclusion; without, for completeness.
+  const oidcFlagsGiven = FLAGS.some((f) => f.name.startsWith('oidc-') && flagGiven(config, f.name));
+  if (config.authenticationConfig && oidcFlagsGiven) {
     throw new ConfigError('authentication-config file and oidc-* flags are mutually exclusive');
   }
-  if (config.oidcIssuerUrl && !config.oidcClientId) throw new ConfigError('oidc-issuer-url and oidc-client-id must be specified together');
-  if (config.oidcClientId && !config.oidcIssuerUrl) throw new ConfigError('oidc-issuer-url and oidc-client-id must be specified together');
+  if (!config.authenticationConfig && oidcFlagsGiven && (!config.oidcIssuerUrl || !config.oidcClientId)) {
+    throw new ConfigError('oidc-issuer-url and oidc-client-id must be specified together when any oidc-* flags are set');
+  }
   if (config.serviceAccountIssuer.length === 0) throw new ConfigError('--service-account-issuer: at least one issuer is required');
   if (config.serviceAccountJwksUri) {
     let scheme = '';

@@ -10,7 +10,7 @@
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
 import type { Closers } from '../closers.ts';
-import { authorizationModes, type Config } from '../config.ts';
+import { authorizationModes, flagGiven, type Config } from '../config.ts';
 import type { ApiSurface } from '../registry/api-surface.ts';
 import type { Authenticator } from './authn/authenticator.ts';
 import { BearerTokenAuthenticator, type TokenVerifier } from './authn/bearer-token-authenticator.ts';
@@ -21,6 +21,8 @@ import { alwaysAllowAuthorizer, alwaysDenyAuthorizer, privilegedGroupAuthorizer 
 import { tokenFileVerifier } from './authn/token-file.ts';
 import { bootstrapTokenVerifier } from './authn/bootstrap-token-authenticator.ts';
 import { oidcFlagsVerifier } from './authn/jwt/oidc-flags.ts';
+import { anonymousAccess, AuthenticationConfigFile } from './authn/jwt/authentication-config-file.ts';
+import type { AnonymousAccess } from './authn/authenticate.ts';
 import { setUpServiceAccounts } from './serviceaccount/setup.ts';
 import { memoizeFactories } from './authz/config/build-authorizers.ts';
 import { ReloadingAuthorizer } from './authz/config/reloading-authorizer.ts';
@@ -38,8 +40,8 @@ export interface AuthSetupDeps {
 
 export interface AuthSetup {
   readonly authenticators: readonly Authenticator[];
-  /** --anonymous-auth. */
-  readonly anonymous: boolean;
+  /** --anonymous-auth, or the authentication configuration's anonymous section. */
+  readonly anonymous: AnonymousAccess;
   /** The whole chain, system:masters first. */
   readonly authorizers: readonly Authorizer[];
   readonly services: AuthServices;
@@ -75,11 +77,24 @@ export async function setUpAuth(deps: AuthSetupDeps): Promise<AuthSetup> {
     verifiers.push(await bootstrapTokenVerifier(deps, apiAudiences));
   }
 
-  // [OIDC] --oidc-* or --authentication-config
+  // [OIDC] --oidc-* or --authentication-config (which may also say who is anonymous)
+  let anonymous: AnonymousAccess = config.anonymousAuth;
   if (config.oidcIssuerUrl) {
     const oidc = oidcFlagsVerifier(config, apiAudiences, deps.logger);
     verifiers.push(oidc.verifier);
     deps.closers.add('oidc discovery', oidc.start());
+  }
+  if (config.authenticationConfig) {
+    const fromFile = AuthenticationConfigFile.load({
+      file: config.authenticationConfig,
+      apiAudiences,
+      serviceAccountIssuers: config.serviceAccountIssuer,
+      anonymousFlagGiven: flagGiven(config, 'anonymous-auth'),
+      logger: deps.logger,
+    });
+    verifiers.push(fromFile.verifier);
+    deps.closers.add('authentication config', fromFile.start());
+    if (fromFile.anonymous) anonymous = anonymousAccess(fromFile.anonymous);
   }
 
 
@@ -132,5 +147,5 @@ export async function setUpAuth(deps: AuthSetupDeps): Promise<AuthSetup> {
     ...(rules ? { rules } : {}),
     ...(tokenIssuer ? { tokenIssuer } : {}),
   };
-  return { authenticators: [new X509Authenticator(), bearer], anonymous: config.anonymousAuth, authorizers: chain, services, routes };
+  return { authenticators: [new X509Authenticator(), bearer], anonymous, authorizers: chain, services, routes };
 }

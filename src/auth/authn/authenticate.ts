@@ -29,11 +29,29 @@ export async function authenticateUnion(authenticators: readonly Authenticator[]
 }
 
 /**
+ * Who may stay anonymous: everyone (true), no one (false), or only requests to these exact paths
+ * (the authentication configuration's anonymous conditions, matched as upstream against the path
+ * without the query).
+ */
+export type AnonymousAccess = boolean | { readonly paths: ReadonlySet<string> };
+
+function anonymousAllowed(access: AnonymousAccess, path: string): boolean {
+  if (typeof access === 'boolean') return access;
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // A malformed escape is compared as sent.
+  }
+  return access.paths.has(decoded);
+}
+
+/**
  * The authentication stage: the union of the methods decides. Credentials that no method accepts,
  * where at least one method found them wrong, are a 401 (so clients refresh them) — never anonymous;
- * a request without any credentials is anonymous (when --anonymous-auth allows it).
+ * a request without any credentials is anonymous where `anonymous` allows it.
  */
-export function authenticate(authenticators: readonly Authenticator[], options: { anonymous: boolean } = { anonymous: true }) {
+export function authenticate(authenticators: readonly Authenticator[], options: { anonymous: AnonymousAccess } = { anonymous: true }) {
   if (authenticators.length === 0) throw new Error('authenticate: at least one authenticator is required');
   return async function authentication(ctx: Context, next: Next): Promise<void> {
     const { user, failures } = await authenticateUnion(authenticators, ctx.req);
@@ -45,8 +63,8 @@ export function authenticate(authenticators: readonly Authenticator[], options: 
       err.cause = first;
       throw err;
     }
-    // --anonymous-auth=false: a request without credentials is refused, as upstream, with a plain 401.
-    if (!user && !options.anonymous) throw unauthorized();
+    // Anonymous not allowed (here): a request without credentials is refused, as upstream, with a plain 401.
+    if (!user && !anonymousAllowed(options.anonymous, ctx.path)) throw unauthorized();
     let found = user ?? ANONYMOUS;
     if (user && !user.groups.includes(SYSTEM_AUTHENTICATED)) found = { ...user, groups: [...user.groups, SYSTEM_AUTHENTICATED] };
     ctx.state.user = found;

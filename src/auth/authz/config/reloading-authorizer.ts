@@ -4,17 +4,15 @@
  * replace the file are seen) and otherwise every minute; a file that no longer validates is logged
  * and the previous authorizers stay.
  */
-import { readFileSync, watch, type FSWatcher } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { Attributes, AuthorizationResult, Authorizer } from '../authorizer.ts';
 import { runChain } from '../chain.ts';
+import { oneAtATime, watchFile } from '../../file-watch.ts';
 import { parseAuthorizationConfig } from './authorization-config.ts';
 import { buildAuthorizers, memoizeFactories, type AuthorizerFactories, type BuiltAuthorizers } from './build-authorizers.ts';
 
 const RELOAD_INTERVAL_MS = 60_000;
-/** Several events arrive for one save; wait for them to settle before reading. */
-const WATCH_DEBOUNCE_MS = 100;
 
 export interface ReloadingAuthorizerOptions {
   readonly file: string;
@@ -28,12 +26,7 @@ export class ReloadingAuthorizer implements Authorizer {
   readonly #options: ReloadingAuthorizerOptions;
   #current: BuiltAuthorizers;
   #text: string;
-  #watcher: FSWatcher | undefined;
-  #timer: NodeJS.Timeout | undefined;
-  #debounce: NodeJS.Timeout | undefined;
-
-  #reloading = false;
-  #again = false;
+  #stopWatching: (() => void) | undefined;
 
   private constructor(options: ReloadingAuthorizerOptions, text: string, current: BuiltAuthorizers) {
     this.#options = options;
@@ -59,47 +52,22 @@ export class ReloadingAuthorizer implements Authorizer {
 
   /** Starts watching the file; returns the function that stops it. */
   start(): () => void {
-    const dir = path.dirname(this.#options.file);
-    const base = path.basename(this.#options.file);
-    try {
-      this.#watcher = watch(dir, (_event, name) => {
-        if (name !== null && name !== base) return;
-        clearTimeout(this.#debounce);
-        this.#debounce = setTimeout(() => void this.reload(), WATCH_DEBOUNCE_MS);
-      });
-      this.#watcher.on('error', () => undefined);
-    } catch (err) {
-      this.#options.logger.warn({ err: (err as Error).message }, 'cannot watch the authorization config; reloading it every minute only');
-    }
-    this.#timer = setInterval(() => void this.reload(), this.#options.intervalMs ?? RELOAD_INTERVAL_MS);
-    this.#timer.unref();
+    this.#stopWatching = watchFile({
+      file: this.#options.file,
+      intervalMs: this.#options.intervalMs ?? RELOAD_INTERVAL_MS,
+      logger: this.#options.logger,
+      onChange: () => void this.reload(),
+    });
     return () => this.stop();
   }
 
   stop(): void {
-    this.#watcher?.close();
-    clearInterval(this.#timer);
-    clearTimeout(this.#debounce);
+    this.#stopWatching?.();
     this.#current.close();
   }
 
-  /** Reads the file again; an unchanged text keeps the authorizers (and their caches). */
-  async reload(): Promise<void> {
-    // One reload at a time; a change seen meanwhile is read when the running one ends.
-    if (this.#reloading) {
-      this.#again = true;
-      return;
-    }
-    this.#reloading = true;
-    try {
-      do {
-        this.#again = false;
-        await this.#reload();
-      } while (this.#again);
-    } finally {
-      this.#reloading = false;
-    }
-  }
+  /** Reads the file again; an unchanged text keeps the authorizers (and their caches). One at a time. */
+  readonly reload: () => Promise<void> = oneAtATime(() => this.#reload());
 
   async #reload(): Promise<void> {
     const { file, logger, factories } = this.#options;
