@@ -25,6 +25,13 @@ export interface RequestInfo {
   readonly parts: readonly string[];
   /** `name` came from a `metadata.name=` field selector (a list or watch), not from the path. */
   readonly nameFromSelector?: boolean;
+  /**
+   * The raw field and label selectors of a list, watch or deletecollection (upstream's selector
+   * attributes), for authorizers that decide on them: the Node authorizer lets a kubelet list only
+   * the pods whose `spec.nodeName` is its own.
+   */
+  readonly fieldSelector?: string;
+  readonly labelSelector?: string;
 }
 
 /** Subresources of namespaces that are not namespaced resources inside them. */
@@ -130,6 +137,13 @@ export function parseRequestInfo(method: string, rawPath: string, query: URLSear
       nameFromSelector = true;
     }
   }
+  const selectors: { fieldSelector?: string; labelSelector?: string } = {};
+  if (verb === 'list' || verb === 'watch' || verb === 'deletecollection') {
+    const fieldSelector = query.get('fieldSelector');
+    const labelSelector = query.get('labelSelector');
+    if (fieldSelector) selectors.fieldSelector = fieldSelector;
+    if (labelSelector) selectors.labelSelector = labelSelector;
+  }
   return {
     isResourceRequest: true,
     path,
@@ -144,6 +158,7 @@ export function parseRequestInfo(method: string, rawPath: string, query: URLSear
     inNamespace,
     parts,
     ...(nameFromSelector ? { nameFromSelector } : {}),
+    ...selectors,
   };
 }
 

@@ -479,6 +479,17 @@ describe('over HTTP, with a kubelet certificate for system:node:n1', () => {
     assert.equal(drivers.status, 200, drivers.text);
   });
 
+  test('the kubelet lists and watches the pods bound to it through a spec.nodeName field selector only', async () => {
+    const mine = await kubelet.get('/api/v1/pods?fieldSelector=spec.nodeName%3Dn1');
+    assert.equal(mine.status, 200, mine.text);
+    const watch = await kubelet.get('/api/v1/pods?watch=true&timeoutSeconds=1&fieldSelector=spec.nodeName%3Dn1');
+    assert.equal(watch.status, 200, watch.text);
+    const all = await kubelet.get('/api/v1/pods');
+    assert.equal(all.status, 403, all.text);
+    const theirs = await kubelet.get('/api/v1/pods?fieldSelector=spec.nodeName%3Dn2');
+    assert.equal(theirs.status, 403, theirs.text);
+  });
+
   test('a deleted pod, and a pod of that name bound elsewhere, change what each kubelet reads', async () => {
     await eventually(() => kubelet.get('/api/v1/namespaces/default/secrets/mine'), (r) => r.status === 200, 'the pod is seen');
     const del = await admin.delete('/api/v1/namespaces/default/pods/p?gracePeriodSeconds=0');

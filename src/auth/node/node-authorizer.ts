@@ -33,15 +33,6 @@ export function nodeNameOf(user: UserInfo): string | undefined {
   return user.name.slice(NODE_USER_PREFIX.length);
 }
 
-/**
- * The request's field selector, when the request info carries it (upstream's GetFieldSelector).
- * Without it, selector-scoped lists (pods and resource slices of this node) get no opinion.
- */
-function fieldSelectorOf(r: RequestInfo): string | undefined {
-  const selector = (r as RequestInfo & { readonly fieldSelector?: unknown }).fieldSelector;
-  return typeof selector === 'string' ? selector : undefined;
-}
-
 const NO_OPINION: AuthorizationResult = Object.freeze({ decision: 'noOpinion' });
 const ALLOW: AuthorizationResult = Object.freeze({ decision: 'allow' });
 const noOpinion = (reason: string): AuthorizationResult => ({ decision: 'noOpinion', reason });
@@ -146,7 +137,7 @@ export class NodeAuthorizer implements Authorizer {
       case 'list':
       case 'watch':
       case 'deletecollection':
-        if (fieldSelectorRequires(fieldSelectorOf(r), 'spec.nodeName', node)) return ALLOW;
+        if (fieldSelectorRequires(r.fieldSelector, 'spec.nodeName', node)) return ALLOW;
         return noOpinion('can only list/watch/deletecollection resourceslices with nodeName field selector');
       default:
         return noOpinion('only the following verbs are allowed for a ResourceSlice: get, watch, list, create, update, patch, delete, deletecollection');
@@ -160,7 +151,7 @@ export class NodeAuthorizer implements Authorizer {
           return this.#get(node, 'pod', r);
         case 'list':
         case 'watch':
-          if (fieldSelectorRequires(fieldSelectorOf(r), 'spec.nodeName', node)) return ALLOW;
+          if (fieldSelectorRequires(r.fieldSelector, 'spec.nodeName', node)) return ALLOW;
           if (r.name !== '') return this.#related(node, 'pod', r);
           return noOpinion('can only list/watch pods with spec.nodeName field selector');
         case 'create':
