@@ -177,3 +177,48 @@ describe('protobuf wire compatibility', () => {
     assert.deepEqual([apiVersion, kind], ['v1', 'ConfigMap']);
   });
 });
+
+describe('user extras (ExtraValue) are lists of strings in JSON', () => {
+  const extra = { 'scopes.example.com/a': ['read', 'write'], 'authentication.kubernetes.io/credential-id': ['JTI=1'] };
+
+  test('a SubjectAccessReview as a Go client writes it decodes with its extras as lists', () => {
+    const raw = goEncode('k8s.io.api.authorization.v1.SubjectAccessReview', {
+      metadata: goObjectMeta(''),
+      spec: { user: 'u', groups: ['g'], extra: { 'scopes.example.com/a': { items: ['read', 'write'] } }, uid: '' },
+    });
+    const decoded = decodeProtobufObject(envelope('authorization.k8s.io/v1', 'SubjectAccessReview', raw));
+    const spec = (decoded.object as { spec: { extra: unknown } }).spec;
+    assert.deepEqual(spec.extra, { 'scopes.example.com/a': ['read', 'write'] });
+  });
+
+  for (const [apiVersion, kind, at] of [
+    ['authentication.k8s.io/v1', 'SelfSubjectReview', 'status.userInfo'],
+    ['authentication.k8s.io/v1', 'TokenReview', 'status.user'],
+    ['authorization.k8s.io/v1', 'SubjectAccessReview', 'spec'],
+    ['certificates.k8s.io/v1', 'CertificateSigningRequest', 'spec'],
+  ] as const) {
+    test(`${kind} ${apiVersion}: extras survive JSON → protobuf → JSON and read as ExtraValue{items}`, () => {
+      const [outer, inner] = at.split('.');
+      const holder = { username: 'u', extra };
+      const object: Record<string, unknown> = {
+        kind,
+        apiVersion,
+        metadata: { name: 'x' },
+        [outer]: inner ? { [inner]: holder } : { ...holder, request: 'AAEC', signerName: 's' },
+      };
+      if (kind === 'CertificateSigningRequest') (object.spec as Record<string, unknown>).username = 'u';
+      const bytes = encodeProtobufObject(object);
+      const back = decodeProtobufObject(bytes).object as Record<string, Record<string, Record<string, unknown>>>;
+      const got = inner ? back[outer][inner] : back[outer];
+      assert.deepEqual(got.extra, extra);
+      // An independent reading of the wire sees ExtraValue messages.
+      const Unknown = pbType('k8s.io.apimachinery.pkg.runtime.Unknown');
+      const unknown = Unknown.toObject(Unknown.decode(bytes.subarray(4)), { bytes: Array }) as { raw: number[] };
+      const [group, version] = apiVersion.split('/');
+      const T = pbType(`k8s.io.api.${group.split('.')[0]}.${version}.${kind}`);
+      const msg = T.toObject(T.decode(Uint8Array.from(unknown.raw))) as Record<string, Record<string, Record<string, unknown>>>;
+      const wire = inner ? msg[outer][inner] : msg[outer];
+      assert.deepEqual(wire.extra, { 'scopes.example.com/a': { items: ['read', 'write'] }, 'authentication.kubernetes.io/credential-id': { items: ['JTI=1'] } });
+    });
+  }
+});

@@ -1,6 +1,6 @@
 /**
  * apimachinery messages whose JSON form is not the JSON of their proto fields: Time, MicroTime,
- * Duration, Quantity, IntOrString, RawExtension, FieldsV1, Verbs.
+ * Duration, Quantity, IntOrString, RawExtension, FieldsV1, and the string lists Verbs and ExtraValue.
  */
 import type { Writer } from 'protobufjs';
 import { formatGoDuration, parseGoDuration } from '../../api/go/duration.ts';
@@ -284,5 +284,9 @@ export const WELL_KNOWN_CODECS: ReadonlyMap<string, WellKnownCodec> = new Map<st
   ['k8s.io.apimachinery.pkg.api.resource.QuantityValue', quantity],
   ['k8s.io.apimachinery.pkg.util.intstr.IntOrString', intOrString],
   ['k8s.io.apimachinery.pkg.runtime.RawExtension', rawExtension],
+  // `type ExtraValue []string`: a message on the wire, a plain list of strings in JSON (user extras).
+  ...['authentication.v1', 'authentication.v1beta1', 'authorization.v1', 'authorization.v1beta1', 'certificates.v1', 'certificates.v1beta1'].map(
+    (gv): [string, WellKnownCodec] => [`k8s.io.api.${gv}.ExtraValue`, verbs],
+  ),
 ]);
 
