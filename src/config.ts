@@ -76,7 +76,7 @@ export const FLAGS: readonly FlagDefinition[] = [
   flag('oidc-groups-prefix', 'string', '', 'Prefix for OIDC group names.'),
   flag('oidc-required-claim', 'list', '', 'claim=value pairs every OIDC token must carry.'),
   flag('oidc-signing-algs', 'list', 'RS256', 'Signing algorithms accepted for OIDC tokens.'),
-  flag('authentication-config', 'string', '', 'AuthenticationConfiguration file (apiserver.config.k8s.io/v1): JWT issuers with CEL claim mappings and rules, reloaded on change; excludes the --oidc-* flags.'),
+  flag('authentication-config', 'string', '', 'AuthenticationConfiguration file (apiserver.config.k8s.io/v1): JWT issuers with CEL claim mappings and rules, reloaded on change, and which paths may be anonymous; excludes the --oidc-* flags, and --anonymous-auth when it has an anonymous section.'),
   flag('authorization-mode', 'list', '', 'Authorizers in order: AlwaysAllow, AlwaysDeny, Node, RBAC, Webhook; default Node,RBAC. system:masters is always allowed. Excludes --authorization-config.'),
   flag('authorization-config', 'string', '', 'AuthorizationConfiguration file (apiserver.config.k8s.io/v1): the authorizer chain with webhook settings, reloaded on change and every minute.'),
   flag('authorization-webhook-config-file', 'string', '', 'Kubeconfig of the webhook authorizer (--authorization-mode=Webhook).'),
