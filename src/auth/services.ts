@@ -45,7 +45,10 @@ export interface ServiceAccountTokenIssuer {
 
 export interface AuthServices {
   readonly access: AccessChecker;
-  readonly rules?: RuleResolver;
+  /** The whole chain's rules (SelfSubjectRulesReview). */
+  readonly rules: RuleResolver;
+  /** RBAC's own rules, when RBAC authorizes this server (escalation checks). */
+  readonly rbacRules?: RuleResolver;
   readonly tokenReviewer?: TokenReviewer;
   readonly tokenIssuer?: ServiceAccountTokenIssuer;
   /** The audiences the server's own tokens carry by default (--api-audiences, else the issuer). */

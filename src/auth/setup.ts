@@ -15,7 +15,7 @@ import type { ApiSurface } from '../registry/api-surface.ts';
 import type { Authenticator } from './authn/authenticator.ts';
 import { BearerTokenAuthenticator, type TokenVerifier } from './authn/bearer-token-authenticator.ts';
 import { X509Authenticator } from './authn/x509-authenticator.ts';
-import { chainAccessChecker } from './authz/chain.ts';
+import { chainAccessChecker, chainRuleResolver } from './authz/chain.ts';
 import type { Authorizer } from './authz/authorizer.ts';
 import { alwaysAllowAuthorizer, alwaysDenyAuthorizer, privilegedGroupAuthorizer } from './authz/builtin-authorizers.ts';
 import { tokenFileVerifier } from './authn/token-file.ts';
@@ -142,9 +142,10 @@ export async function setUpAuth(deps: AuthSetupDeps): Promise<AuthSetup> {
   const bearer = new BearerTokenAuthenticator(verifiers, apiAudiences);
   const services: AuthServices = {
     access: chainAccessChecker(chain),
+    rules: chainRuleResolver(chain),
     apiAudiences,
     tokenReviewer: bearer,
-    ...(rules ? { rules } : {}),
+    ...(rules ? { rbacRules: rules } : {}),
     ...(tokenIssuer ? { tokenIssuer } : {}),
   };
   return { authenticators: [new X509Authenticator(), bearer], anonymous, authorizers: chain, services, routes };

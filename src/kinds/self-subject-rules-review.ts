@@ -1,7 +1,7 @@
 /**
  * authorization.k8s.io/v1 SelfSubjectRulesReview: everything the requester may do in a namespace
- * (`kubectl auth can-i --list`), from the rule resolver when one is configured (RBAC). Without one
- * the list is empty and marked incomplete, as upstream does for authorizers that cannot list.
+ * (`kubectl auth can-i --list`), from every authorizer of the chain that can list its rules (RBAC,
+ * AlwaysAllow, AlwaysDeny); a webhook or the Node authorizer marks the list incomplete, as upstream.
  */
 import { badRequest } from '../api/errors.ts';
 import { defineKind } from '../registry/kind.ts';
@@ -22,10 +22,7 @@ export const selfSubjectRulesReviews = defineKind({
       const o = body as Obj;
       const namespace = typeof o.spec?.namespace === 'string' ? o.spec.namespace : '';
       if (namespace === '') throw badRequest('no namespace on request');
-      const resolver = authOf(ctx).rules;
-      const rules = resolver
-        ? await resolver.rulesFor(ctx.user, namespace)
-        : { resourceRules: [], nonResourceRules: [], incomplete: true };
+      const rules = await authOf(ctx).rules.rulesFor(ctx.user, namespace);
       const status: Obj = { resourceRules: rules.resourceRules, nonResourceRules: rules.nonResourceRules, incomplete: rules.incomplete };
       if (rules.evaluationError) status.evaluationError = rules.evaluationError;
       o.metadata = { ...(o.metadata ?? {}), creationTimestamp: null };

@@ -62,7 +62,7 @@ test('the kinds refuse escalation in authorizeWrite, and let escalate, bind, sys
     clusterRole('cluster-admin', [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }]),
   ];
   const resolver = new RbacRuleResolver(fakeViews(objects));
-  const auth = { access: chainAccessChecker([privilegedGroupAuthorizer, rbacAuthorizer(resolver)]), rules: resolver, apiAudiences: [] };
+  const auth = { access: chainAccessChecker([privilegedGroupAuthorizer, rbacAuthorizer(resolver)]), rules: resolver, rbacRules: resolver, apiAudiences: [] };
   const alice = { ...systemContext({ user: { name: 'alice', groups: ['system:authenticated'] } }), auth };
   const role = (name: string, resources: string[]) => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name }, rules: [{ verbs: ['list'], apiGroups: [''], resources }] });
   const write = roles.strategy.authorizeWrite!;

@@ -1,5 +1,6 @@
 import type { RequestInfo } from '../../api/request-info.ts';
 import type { UserInfo } from '../user.ts';
+import type { SubjectRules } from './rules.ts';
 
 export type Decision = 'allow' | 'deny' | 'noOpinion';
 
@@ -9,7 +10,6 @@ export interface Attributes {
   readonly request: RequestInfo;
 }
 
-/** One authorization module; the chain asks each in order and the first allow or deny decides. */
 /** One authorizer's answer: its decision and, for deny (or an allow's audit), its reason. */
 export interface AuthorizationResult {
   readonly decision: Decision;
@@ -18,7 +18,13 @@ export interface AuthorizationResult {
   readonly evaluationError?: string;
 }
 
+/** One authorization module; the chain asks each in order and the first allow or deny decides. */
 export interface Authorizer {
   readonly name: string;
   authorize(attrs: Attributes): Promise<AuthorizationResult> | AuthorizationResult;
+  /**
+   * What the user may do in a namespace, as rules (upstream's RuleResolver), for
+   * SelfSubjectRulesReview. An authorizer that cannot list its rules says so (`incomplete`).
+   */
+  rulesFor?(user: UserInfo, namespace: string): Promise<SubjectRules> | SubjectRules;
 }

@@ -1,5 +1,6 @@
 import { SYSTEM_MASTERS } from '../user.ts';
 import type { Authorizer } from './authorizer.ts';
+import type { SubjectRules } from './rules.ts';
 
 /** system:masters may do anything, whatever else is configured. */
 export const privilegedGroupAuthorizer: Authorizer = {
@@ -7,8 +8,16 @@ export const privilegedGroupAuthorizer: Authorizer = {
   authorize: ({ user }) => ({ decision: user.groups.includes(SYSTEM_MASTERS) ? 'allow' : 'noOpinion' }),
 };
 
-export const alwaysAllowAuthorizer: Authorizer = { name: 'AlwaysAllow', authorize: () => ({ decision: 'allow' }) };
+const EVERYTHING: SubjectRules = Object.freeze({
+  resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], resourceNames: [] }],
+  nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+  incomplete: false,
+});
+const NOTHING: SubjectRules = Object.freeze({ resourceRules: [], nonResourceRules: [], incomplete: false });
+
+export const alwaysAllowAuthorizer: Authorizer = { name: 'AlwaysAllow', authorize: () => ({ decision: 'allow' }), rulesFor: () => EVERYTHING };
 export const alwaysDenyAuthorizer: Authorizer = {
   name: 'AlwaysDeny',
   authorize: () => ({ decision: 'deny', reason: 'Everything is forbidden.' }),
+  rulesFor: () => NOTHING,
 };

@@ -11,6 +11,7 @@ import type { RequestInfo } from '../../api/request-info.ts';
 import { ruleAllows } from '../rbac/rule-matching.ts';
 import type { Attributes, AuthorizationResult, Authorizer } from '../authz/authorizer.ts';
 import type { UserInfo } from '../user.ts';
+import type { SubjectRules } from '../authz/rules.ts';
 import { fieldSelectorRequires } from './field-selector.ts';
 import type { VertexType } from './node-graph.ts';
 import { NODE_RULES } from './node-rules.ts';
@@ -45,6 +46,12 @@ export class NodeAuthorizer implements Authorizer {
 
   constructor(graph: NodeRelationships) {
     this.#graph = graph;
+  }
+
+  /** A node's permissions are not enumerated (they follow the graph): incomplete for nodes, nothing for others. */
+  rulesFor(user: UserInfo): SubjectRules {
+    if (nodeNameOf(user) === undefined) return { resourceRules: [], nonResourceRules: [], incomplete: false };
+    return { resourceRules: [], nonResourceRules: [], incomplete: true, evaluationError: 'node authorizer does not support user rule resolution' };
   }
 
   authorize({ user, request: r }: Attributes): AuthorizationResult {

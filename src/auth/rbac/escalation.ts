@@ -18,7 +18,7 @@ const GROUP = 'rbac.authorization.k8s.io';
 
 /** The RBAC resolver when RBAC authorizes this server; without it no RBAC grant can be escalated. */
 function rbacResolver(ctx: RequestContext): RbacRuleResolver | undefined {
-  return ctx.auth?.rules instanceof RbacRuleResolver ? ctx.auth.rules : undefined;
+  return ctx.auth?.rbacRules instanceof RbacRuleResolver ? ctx.auth.rbacRules : undefined;
 }
 
 /** Upstream's EscalationAllowed: no user (the server itself) or system:masters. */

@@ -37,9 +37,11 @@ export function rbacAuthorizer(resolver: RbacRuleResolver, cache?: DecisionCache
     if (allowedBy) return { decision: 'allow', reason: `RBAC: allowed by ${describeSource(allowedBy)}` };
     return errors.length > 0 ? { decision: 'noOpinion', reason: `RBAC: ${joinErrors(errors)}` } : { decision: 'noOpinion' };
   };
-  if (!cache) return { name: 'RBAC', authorize: decide };
+  const rulesFor = (user: Attributes['user'], namespace: string) => resolver.rulesFor(user, namespace);
+  if (!cache) return { name: 'RBAC', authorize: decide, rulesFor };
   return {
     name: 'RBAC',
+    rulesFor,
     authorize(attrs: Attributes): AuthorizationResult {
       const key = DecisionCache.key(attrs.user, attrs.request);
       let result = cache.get(key);

@@ -7,7 +7,9 @@
 import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { Attributes, AuthorizationResult, Authorizer } from '../authorizer.ts';
-import { runChain } from '../chain.ts';
+import { runChain, unionRulesFor } from '../chain.ts';
+import type { SubjectRules } from '../rules.ts';
+import type { UserInfo } from '../../user.ts';
 import { oneAtATime, watchFile } from '../../file-watch.ts';
 import { parseAuthorizationConfig } from './authorization-config.ts';
 import { buildAuthorizers, memoizeFactories, type AuthorizerFactories, type BuiltAuthorizers } from './build-authorizers.ts';
@@ -48,6 +50,10 @@ export class ReloadingAuthorizer implements Authorizer {
 
   authorize(attrs: Attributes): Promise<AuthorizationResult> {
     return runChain(this.#current.authorizers, attrs);
+  }
+
+  rulesFor(user: UserInfo, namespace: string): Promise<SubjectRules> {
+    return unionRulesFor(this.#current.authorizers, user, namespace);
   }
 
   /** Starts watching the file; returns the function that stops it. */

@@ -6,6 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { Attributes, AuthorizationResult, Authorizer, Decision } from '../authorizer.ts';
+import type { SubjectRules } from '../rules.ts';
 import type { MatchOutcome } from './match-conditions.ts';
 import { parseReviewAnswer, reviewBody, reviewSpec, type ReviewStatus, type ReviewVersion } from './subject-access-review.ts';
 import type { WebhookClient } from './webhook-client.ts';
@@ -40,6 +41,11 @@ export class WebhookAuthorizer implements Authorizer {
   constructor(options: WebhookAuthorizerOptions) {
     this.name = options.name;
     this.#options = options;
+  }
+
+  /** A webhook cannot list what it would allow: the rules review is marked incomplete, as upstream. */
+  rulesFor(): SubjectRules {
+    return { resourceRules: [], nonResourceRules: [], incomplete: true, evaluationError: 'webhook authorizer does not support user rule resolution' };
   }
 
   async authorize(attrs: Attributes): Promise<AuthorizationResult> {
