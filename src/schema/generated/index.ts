@@ -93,6 +93,12 @@ export const WELL_KNOWN: Readonly<Record<string, JsonShape>> = {
   'k8s.io.apimachinery.pkg.api.resource.QuantityValue': { kind: 'string', format: 'quantity' },
   'k8s.io.apimachinery.pkg.util.intstr.IntOrString': { kind: 'int-or-string' },
   'k8s.io.apimachinery.pkg.runtime.RawExtension': { kind: 'any' },
+  // `type ExtraValue []string` (user extras): a list of strings in JSON, a message on the wire.
+  ...Object.fromEntries(
+    ['authentication.v1', 'authentication.v1beta1', 'authorization.v1', 'authorization.v1beta1', 'certificates.v1', 'certificates.v1beta1'].map(
+      (gv): [string, JsonShape] => [`k8s.io.api.${gv}.ExtraValue`, { kind: 'array', items: { kind: 'string' } }],
+    ),
+  ),
 };
 
 /** The proto scalar types (everything else is a message). */
