@@ -23,7 +23,8 @@ async function run(headers: Record<string, string[]>, allow: (a: Attributes) => 
       return allow(a) ? { decision: 'allow' as const } : { decision: 'noOpinion' as const, reason: 'no RBAC policy matched' };
     },
   };
-  const ctx = { req: { headersDistinct: headers, headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v.join(', ')])) }, state: { user: bob } } as unknown as Context;
+  const rawHeaders = Object.entries(headers).flatMap(([k, vs]) => vs.flatMap((v) => [k, v]));
+  const ctx = { req: { rawHeaders, headersDistinct: headers, headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v.join(', ')])) }, state: { user: bob } } as unknown as Context;
   let reached = false;
   let error: unknown;
   try {
