@@ -26,6 +26,8 @@ import { toApiError } from './storage-errors.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from './validation/object-meta.ts';
 import { startWatch, type WatchSink, type WatchStarted } from './watch-start.ts';
 import { cloneJson } from '../codecs/deep-json.ts';
+import { FieldTracking } from './field-tracking.ts';
+import { restoreManagedFieldsAfterAdmission, validateManagedFields } from './managed-fields/index.ts';
 
 /**
  * What an update writes, as upstream's UpdatedObjectInfo: PUT and PATCH both describe their write
@@ -41,6 +43,17 @@ export interface UpdatedObjectInfo {
   readonly precondition?: number;
   /** The body is a whole object (PUT): it may create, and its uid is a precondition. */
   readonly wholeObject?: boolean;
+  /**
+   * Server-side apply: `build` records managedFields itself (so the store does not record an
+   * Update), and a missing object is created from `build(null)` whatever the kind's create-on-update rule.
+   */
+  readonly apply?: boolean;
+}
+
+/** How a create came about, for the steps the store would otherwise repeat. */
+export interface CreateOptions {
+  /** managedFields were recorded already (an apply that creates). */
+  readonly fieldsRecorded?: boolean;
 }
 
 /**
@@ -73,6 +86,8 @@ export class ResourceStore {
   readonly qualified: QualifiedResource;
   /** Storage as this kind sees it (objects in the kind's form, whatever form they are stored in). */
   readonly storage: Storage;
+  /** metadata.managedFields: who wrote which fields, recorded on every write. */
+  readonly fields: FieldTracking;
   readonly #admission: AdmissionChain;
 
   constructor(kind: KindDefinition, storage: Storage, admission: AdmissionChain) {
@@ -80,6 +95,7 @@ export class ResourceStore {
     this.qualified = { group: kind.group, resource: kind.plural };
     this.storage = storageFor(kind, storage);
     this.#admission = admission;
+    this.fields = new FieldTracking(kind);
   }
 
   key(namespace: string, name: string): ObjectKey {
@@ -133,12 +149,18 @@ export class ResourceStore {
     return startWatch(this, ctx, namespace, query, name, sink);
   }
 
-  async create(ctx: RequestContext, namespace: string, body: KubeObject): Promise<StoredObject> {
-    checkTypeMeta(this.kind, body);
+  async create(ctx: RequestContext, namespace: string, input: KubeObject, options: CreateOptions = {}): Promise<StoredObject> {
+    checkTypeMeta(this.kind, input);
+    let body = input;
+    checkNamespace(this.kind, (body.metadata ??= {}), namespace);
+    if (!options.fieldsRecorded) {
+      // As upstream: the body is defaulted as the decoder would, then its fields are the creator's.
+      this.kind.strategy.default?.(ctx, body);
+      body = this.fields.recordUpdate(ctx, null, body);
+    }
     const meta = (body.metadata ??= {});
-    checkNamespace(this.kind, meta, namespace);
     // Mutating admission runs before the kind's rules, so it judges the name as sent.
-    if (this.#admission.mutates) await this.#admission.admit(this.#attributes(ctx, 'CREATE', namespace, typeof meta.name === 'string' ? meta.name : '', body));
+    if (this.#admission.mutates) await this.#admit(ctx, 'CREATE', namespace, typeof meta.name === 'string' ? meta.name : '', body);
     // Escalation checks (RBAC) see the object after mutation, before the kind's rules, as upstream's policy-based storage does.
     await this.kind.strategy.authorizeWrite?.(ctx, namespace, body);
     const generate = !meta.name && typeof meta.generateName === 'string' && meta.generateName !== '';
@@ -151,7 +173,7 @@ export class ResourceStore {
     strategy.default?.(ctx, obj);
     strategy.prepareForCreate?.(ctx, obj);
     strategy.canonicalize?.(ctx, obj);
-    this.#validate(obj, validateObjectMeta(this.kind, obj), strategy.validate?.(ctx, obj) ?? []);
+    this.#validate(obj, validateObjectMeta(this.kind, obj), validateManagedFields(obj.metadata.managedFields, 'metadata.managedFields'), strategy.validate?.(ctx, obj) ?? []);
     ctx.warnings.push(...(strategy.warningsOnCreate?.(ctx, obj) ?? []));
     if (this.#admission.validates) await this.#admission.validate(this.#attributes(ctx, 'CREATE', namespace, obj.metadata.name, obj));
 
@@ -204,18 +226,24 @@ export class ResourceStore {
     for (let attempt = 0; attempt < GUARANTEED_UPDATE_RETRIES; attempt++) {
       const current = await this.storage.get(key).catch((err) => Promise.reject(this.#toApiError(err, name)));
       if (!current) {
-        if (!info.wholeObject || !this.kind.allowCreateOnUpdate || ctx.subresource || info.precondition !== undefined) throw notFound(this.qualified, name);
+        const mayCreate = info.apply || (info.wholeObject && this.kind.allowCreateOnUpdate);
+        if (!mayCreate || ctx.subresource || info.precondition !== undefined) throw notFound(this.qualified, name);
         const body = await info.build(null);
         try {
-          return { stored: await this.create(ctx, namespace, body), created: true };
+          return { stored: await this.create(ctx, namespace, body, { fieldsRecorded: info.apply === true }), created: true };
         } catch (err) {
           if (err instanceof ApiError && err.reason === 'AlreadyExists') continue;
           throw err;
         }
       }
       if (info.precondition !== undefined && info.precondition !== current.resourceVersion) throw conflict(this.qualified, name);
-      const desired = await info.build(cloneJson(current.object));
+      let desired = await info.build(cloneJson(current.object));
       this.#checkUpdateBody(namespace, name, desired, current.object, info);
+      if (!info.apply) {
+        // As upstream: the new object is defaulted as the decoder would, then the changes are the writer's.
+        this.kind.strategy.default?.(ctx, desired);
+        desired = this.fields.recordUpdate(ctx, current.object, desired);
+      }
       const next = await this.#prepareUpdate(ctx, namespace, desired, current.object);
       if (canonicalJson(next) === canonicalJson(current.object)) {
         // A no-op update writes nothing and keeps the version, so watchers see no event.
@@ -385,7 +413,7 @@ export class ResourceStore {
   async #prepareUpdate(ctx: RequestContext, namespace: string, desired: KubeObject, old: StoredKubeObject): Promise<StoredKubeObject> {
     desired.apiVersion = apiVersionOf(this.kind);
     desired.kind = this.kind.kind;
-    if (this.#admission.mutates) await this.#admission.admit(this.#attributes(ctx, 'UPDATE', namespace, old.metadata.name, desired, old));
+    if (this.#admission.mutates) await this.#admit(ctx, 'UPDATE', namespace, old.metadata.name, desired, old);
     await this.kind.strategy.authorizeWrite?.(ctx, namespace, desired, old);
     const strategy = this.kind.strategy;
     const sub = this.#subresourceStrategy(ctx, old);
@@ -405,7 +433,7 @@ export class ResourceStore {
     if (this.kind.tracksGeneration && specOf(next) !== specOf(old)) {
       next.metadata.generation = (old.metadata.generation ?? 0) + 1;
     }
-    const errors = [...validateObjectMeta(this.kind, next), ...validateObjectMetaUpdate(next, old)];
+    const errors = [...validateObjectMeta(this.kind, next), ...validateObjectMetaUpdate(next, old), ...validateManagedFields(next.metadata.managedFields, 'metadata.managedFields')];
     if (old.metadata.deletionTimestamp) {
       const before = new Set(old.metadata.finalizers ?? []);
       const added = (next.metadata.finalizers ?? []).filter((f) => !before.has(f));
@@ -422,6 +450,14 @@ export class ResourceStore {
     ctx.warnings.push(...((sub ? sub.warningsOnUpdate : strategy.warningsOnUpdate)?.(ctx, next, old) ?? []));
     if (this.#admission.validates) await this.#admission.validate(this.#attributes(ctx, 'UPDATE', namespace, old.metadata.name, next, old));
     return next;
+  }
+
+  /** Mutating admission; managedFields it leaves undecodable are put back as they were (upstream's guard), with a warning. */
+  async #admit(ctx: RequestContext, operation: AdmissionOperation, namespace: string, name: string, object: KubeObject, old?: KubeObject): Promise<void> {
+    const before = object.metadata?.managedFields;
+    await this.#admission.admit(this.#attributes(ctx, operation, namespace, name, object, old));
+    const warning = restoreManagedFieldsAfterAdmission(object as Record<string, unknown>, before);
+    if (warning) ctx.warnings.push(warning);
   }
 
   /** The strategy of the subresource the request addresses (undefined for the main resource). */

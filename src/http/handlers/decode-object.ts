@@ -31,11 +31,11 @@ const OPTIONS_KIND: Record<string, string> = { create: 'CreateOptions', update: 
  * Query parameters every write shares: dryRun (All or unset) and fieldValidation. Bad values are
  * 422 Invalid on the verb's options kind (`CreateOptions.meta.k8s.io "" is invalid: …`), as upstream.
  */
-export function writeParams(ctx: Context): { dryRun: boolean; fieldManager?: string; fieldValidation: 'Ignore' | 'Warn' | 'Strict' } {
+export function writeParams(ctx: Context, leading: readonly FieldError[] = []): { dryRun: boolean; fieldManager?: string; fieldValidation: 'Ignore' | 'Warn' | 'Strict' } {
   const { dryRun, errors: dryRunProblems } = dryRunErrors(ctx.URL.searchParams.getAll('dryRun'));
-  // Upstream's order: fieldManager, dryRun, fieldValidation.
+  // Upstream's order: the verb's own rules (`leading`: PATCH's force and apply's fieldManager), fieldManager, dryRun, fieldValidation.
   const fieldManager = ctx.URL.searchParams.get('fieldManager') ?? '';
-  const errors = [...fieldManagerErrors(fieldManager), ...dryRunProblems];
+  const errors = [...leading, ...fieldManagerErrors(fieldManager), ...dryRunProblems];
   const raw = ctx.URL.searchParams.get('fieldValidation');
   const fieldValidation = parseFieldValidation(raw);
   if (!fieldValidation) {

@@ -1,0 +1,50 @@
+/**
+ * The bits of Go's encoding/json that managed fields depend on. Manager identifiers are JSON text
+ * used as map keys and sorted byte-wise, and the last-applied annotation is a JSON document, so
+ * both have to be spelled exactly as Go spells them for orders and annotations to agree.
+ */
+
+/** Lone UTF-16 surrogates cannot come out of Go's decoder (it yields U+FFFD); make ours agree. */
+function wellFormed(s: string): string {
+  return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
+/** Go escapes these even inside strings (HTML safety), where JSON.stringify leaves them alone. */
+function htmlEscape(json: string): string {
+  return json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A string as Go's json.Marshal writes it. */
+export function goJsonString(s: string): string {
+  return htmlEscape(JSON.stringify(wellFormed(s)));
+}
+
+/** A float64 as Go's json.Marshal writes it: like JavaScript, but exponents have two digits at least. */
+function goNumber(n: number): string {
+  if (!Number.isFinite(n)) throw new Error(`json: unsupported value: ${n}`);
+  return String(n).replace(/e([+-])(\d)$/, 'e$10$2');
+}
+
+/**
+ * A decoded JSON value as Go's json.Encoder writes a map[string]interface{}: object keys sorted
+ * byte-wise, HTML characters escaped. (The trailing newline Encoder adds is the caller's business.)
+ */
+export function goJsonMarshal(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return goJsonString(value);
+  if (typeof value === 'number') return goNumber(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (Array.isArray(value)) return `[${value.map(goJsonMarshal).join(',')}]`;
+  if (typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort(compareGoStrings);
+    return `{${keys.map((k) => `${goJsonString(k)}:${goJsonMarshal(obj[k])}`).join(',')}}`;
+  }
+  throw new Error(`json: unsupported type: ${typeof value}`);
+}
+
+/** Go's `a < b` on strings: byte-wise over UTF-8, which is not JavaScript's UTF-16 order. */
+export function compareGoStrings(a: string, b: string): number {
+  if (a === b) return 0;
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}

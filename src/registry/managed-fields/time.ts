@@ -1,0 +1,65 @@
+/**
+ * Times of managed fields entries. metav1.Time travels as RFC 3339 at one-second precision in UTC,
+ * and everything upstream does with it (sorting, capping) compares whole Unix seconds, so that is
+ * the form kept in memory. Computed by hand rather than with Date, whose two-digit-year rules
+ * would misplace the year-1 times Go's zero value produces.
+ */
+
+/** Go's zero time (0001-01-01T00:00:00Z), which metav1.Time encodes as JSON null. */
+export const GO_ZERO_TIME_SECONDS = -62135596800;
+
+/** Days from 1970-01-01 to the given proleptic Gregorian date (Hinnant's days_from_civil). */
+function daysFromCivil(y: number, m: number, d: number): number {
+  const yy = m <= 2 ? y - 1 : y;
+  const era = Math.floor(yy / 400);
+  const yoe = yy - era * 400;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+function civilFromDays(z: number): [number, number, number] {
+  const zz = z + 719468;
+  const era = Math.floor(zz / 146097);
+  const doe = zz - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp + (mp < 10 ? 3 : -9);
+  return [era * 400 + yoe + (m <= 2 ? 1 : 0), m, d];
+}
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Whole Unix seconds of an RFC 3339 time (fractions dropped, as Go's Unix() floors), or undefined. */
+export function parseTimeSeconds(text: string): number | undefined {
+  const m = RFC3339.exec(text);
+  if (!m) return undefined;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return undefined;
+  let offset = 0;
+  const zone = m[7]!;
+  if (zone !== 'Z') {
+    const sign = zone[0] === '-' ? -1 : 1;
+    offset = sign * (Number(zone.slice(1, 3)) * 3600 + Number(zone.slice(4, 6)) * 60);
+  }
+  return daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset;
+}
+
+/** RFC 3339 in UTC at one-second precision, as metav1.Time marshals. */
+export function formatTimeSeconds(seconds: number): string {
+  const days = Math.floor(seconds / 86400);
+  const rest = seconds - days * 86400;
+  const [y, m, d] = civilFromDays(days);
+  const two = (n: number) => String(n).padStart(2, '0');
+  const hh = Math.floor(rest / 3600);
+  const mm = Math.floor((rest % 3600) / 60);
+  const ss = rest % 60;
+  return `${String(y).padStart(4, '0')}-${two(m)}-${two(d)}T${two(hh)}:${two(mm)}:${two(ss)}Z`;
+}
+
+/** The whole seconds of a JavaScript date. */
+export function dateSeconds(date: Date): number {
+  return Math.floor(date.getTime() / 1000);
+}

@@ -1,0 +1,337 @@
+/**
+ * A set of field paths (upstream fieldpath.Set), stored as a tree: at each level the path elements that
+ * end a member path ("members") and the path elements that lead to deeper members ("children"), both
+ * kept sorted so that lookups are binary searches and set operations are merges.
+ *
+ * Operations return new sets and reuse whole subtrees of their inputs where nothing changes, as upstream
+ * does. A reused subtree is marked shared, and insert() copies a shared subtree before changing it, so
+ * inserting into one set never shows through another. A set handed out as part of another one (child(),
+ * withPrefix(), childEntries()) cannot be inserted into: clone() it first.
+ */
+import { comparePathElements, pathElementsEqual, type Path, type PathElement } from './path-element.ts';
+import { pathString } from './path-string.ts';
+
+type Child = readonly [PathElement, FieldSet];
+
+// Binary search: the index of pe, or -(insertion point) - 1.
+function search<T>(items: readonly T[], pe: PathElement, elementOf: (item: T) => PathElement): number {
+  let lo = 0;
+  let hi = items.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = comparePathElements(elementOf(items[mid]!), pe);
+    if (c < 0) lo = mid + 1;
+    else if (c > 0) hi = mid - 1;
+    else return mid;
+  }
+  return -lo - 1;
+}
+
+const self = (pe: PathElement) => pe;
+const childElement = (child: Child) => child[0];
+
+export class FieldSet {
+  private shared = false;
+
+  private constructor(
+    private members: PathElement[],
+    private children: Child[],
+  ) {}
+
+  static empty(): FieldSet {
+    return new FieldSet([], []);
+  }
+
+  static fromPaths(paths: Iterable<Path>): FieldSet {
+    const set = FieldSet.empty();
+    for (const path of paths) set.insert(path);
+    return set;
+  }
+
+  /**
+   * A set from one level's members and children, in any order. Repeated members count once; of
+   * repeated children the last wins (as when upstream reads a FieldsV1 object with a repeated key).
+   * The child sets become part of the new set, so they are shared from then on.
+   */
+  static fromParts(members: readonly PathElement[], children: readonly Child[]): FieldSet {
+    const sortedMembers = [...members].sort(comparePathElements);
+    const uniqueMembers = sortedMembers.filter((pe, i) => i === 0 || comparePathElements(sortedMembers[i - 1]!, pe) !== 0);
+    const sortedChildren = [...children].sort((a, b) => comparePathElements(a[0], b[0]));
+    const lastChildren = sortedChildren.filter(
+      (child, i) => i === sortedChildren.length - 1 || comparePathElements(child[0], sortedChildren[i + 1]![0]) !== 0,
+    );
+    for (const [, set] of lastChildren) set.shared = true;
+    return new FieldSet(uniqueMembers, lastChildren);
+  }
+
+  // A child entry taken over whole into a new set, so from now on reachable from two sets.
+  private static reuse(child: Child): Child {
+    child[1].shared = true;
+    return child;
+  }
+
+  /** A copy that can be inserted into; subtrees stay shared until an insert reaches them. */
+  clone(): FieldSet {
+    for (const [, set] of this.children) set.shared = true;
+    return new FieldSet(this.members.slice(), this.children.slice());
+  }
+
+  /** Adds a path (not its parents). The empty path stands for the whole object, which no one owns. */
+  insert(path: Path): void {
+    if (path.length === 0) return;
+    if (this.shared) throw new Error('FieldSet: cannot insert into a set that is part of another set; clone() it first');
+    let node: FieldSet = this;
+    for (let i = 0; i < path.length - 1; i++) node = node.ownChild(path[i]!);
+    const pe = path[path.length - 1]!;
+    const at = search(node.members, pe, self);
+    if (at < 0) node.members.splice(-at - 1, 0, pe);
+  }
+
+  // The child set for pe, created if missing and copied if shared, ready to be changed.
+  private ownChild(pe: PathElement): FieldSet {
+    const at = search(this.children, pe, childElement);
+    if (at < 0) {
+      const created = FieldSet.empty();
+      this.children.splice(-at - 1, 0, [pe, created]);
+      return created;
+    }
+    const [existingPe, existing] = this.children[at]!;
+    if (!existing.shared) return existing;
+    const copy = existing.clone();
+    this.children[at] = [existingPe, copy];
+    return copy;
+  }
+
+  has(path: Path): boolean {
+    if (path.length === 0) return false;
+    let node: FieldSet = this;
+    for (let i = 0; i < path.length - 1; i++) {
+      const next = node.find(path[i]!);
+      if (!next) return false;
+      node = next;
+    }
+    return node.hasMember(path[path.length - 1]!);
+  }
+
+  /** Whether pe itself is a member at this level (upstream's Members.Has). */
+  hasMember(pe: PathElement): boolean {
+    return search(this.members, pe, self) >= 0;
+  }
+
+  private find(pe: PathElement): FieldSet | undefined {
+    const at = search(this.children, pe, childElement);
+    return at < 0 ? undefined : this.children[at]![1];
+  }
+
+  /** No member anywhere in the tree (child nodes may still exist, as upstream allows). */
+  isEmpty(): boolean {
+    return this.members.length === 0 && this.children.every(([, set]) => set.isEmpty());
+  }
+
+  size(): number {
+    let n = this.members.length;
+    for (const [, set] of this.children) n += set.size();
+    return n;
+  }
+
+  union(o: FieldSet): FieldSet {
+    const members: PathElement[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < this.members.length && j < o.members.length) {
+      const c = comparePathElements(this.members[i]!, o.members[j]!);
+      if (c < 0) members.push(this.members[i++]!);
+      else {
+        members.push(o.members[j++]!);
+        if (c === 0) i++;
+      }
+    }
+    members.push(...this.members.slice(i), ...o.members.slice(j));
+
+    const children: Child[] = [];
+    i = 0;
+    j = 0;
+    while (i < this.children.length && j < o.children.length) {
+      const [pe, set] = this.children[i]!;
+      const [ope, oset] = o.children[j]!;
+      const c = comparePathElements(pe, ope);
+      if (c < 0) children.push(FieldSet.reuse(this.children[i++]!));
+      else if (c > 0) children.push(FieldSet.reuse(o.children[j++]!));
+      else {
+        children.push([pe, set.union(oset)]);
+        i++;
+        j++;
+      }
+    }
+    for (; i < this.children.length; i++) children.push(FieldSet.reuse(this.children[i]!));
+    for (; j < o.children.length; j++) children.push(FieldSet.reuse(o.children[j]!));
+    return new FieldSet(members, children);
+  }
+
+  /** The member paths in both sets. */
+  intersection(o: FieldSet): FieldSet {
+    const members: PathElement[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < this.members.length && j < o.members.length) {
+      const c = comparePathElements(this.members[i]!, o.members[j]!);
+      if (c < 0) i++;
+      else {
+        if (c === 0) members.push(this.members[i++]!);
+        j++;
+      }
+    }
+
+    const children: Child[] = [];
+    i = 0;
+    j = 0;
+    while (i < this.children.length && j < o.children.length) {
+      const [pe, set] = this.children[i]!;
+      const c = comparePathElements(pe, o.children[j]![0]);
+      if (c < 0) i++;
+      else {
+        if (c === 0) {
+          const both = set.intersection(o.children[j]![1]);
+          if (!both.isEmpty()) children.push([pe, both]);
+          i++;
+        }
+        j++;
+      }
+    }
+    return new FieldSet(members, children);
+  }
+
+  /**
+   * The member paths of this set that are not members of o. A path below a member of o stays (parent
+   * minus child is the parent; child minus parent is the child): see recursiveDifference.
+   */
+  difference(o: FieldSet): FieldSet {
+    const members = this.membersNotIn(o);
+    const children: Child[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < this.children.length && j < o.children.length) {
+      const [pe, set] = this.children[i]!;
+      const c = comparePathElements(pe, o.children[j]![0]);
+      if (c < 0) children.push(FieldSet.reuse(this.children[i++]!));
+      else {
+        if (c === 0) {
+          const rest = set.difference(o.children[j]![1]);
+          if (!rest.isEmpty()) children.push([pe, rest]);
+          i++;
+        }
+        j++;
+      }
+    }
+    for (; i < this.children.length; i++) children.push(FieldSet.reuse(this.children[i]!));
+    return new FieldSet(members, children);
+  }
+
+  /** As difference, but a member of o also takes away every path below it. */
+  recursiveDifference(o: FieldSet): FieldSet {
+    const members = this.membersNotIn(o);
+    const children: Child[] = [];
+    for (const child of this.children) {
+      const [pe, set] = child;
+      if (o.hasMember(pe)) continue;
+      const other = o.find(pe);
+      if (!other) children.push(FieldSet.reuse(child));
+      else {
+        const rest = set.recursiveDifference(other);
+        if (!rest.isEmpty()) children.push([pe, rest]);
+      }
+    }
+    return new FieldSet(members, children);
+  }
+
+  private membersNotIn(o: FieldSet): PathElement[] {
+    const members: PathElement[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < this.members.length && j < o.members.length) {
+      const c = comparePathElements(this.members[i]!, o.members[j]!);
+      if (c < 0) members.push(this.members[i++]!);
+      else {
+        if (c === 0) i++;
+        j++;
+      }
+    }
+    members.push(...this.members.slice(i));
+    return members;
+  }
+
+  /** Only the paths that have no member below them. */
+  leaves(): FieldSet {
+    const members: PathElement[] = [];
+    let j = 0;
+    for (const pe of this.members) {
+      while (j < this.children.length && comparePathElements(this.children[j]![0], pe) < 0) j++;
+      if (j < this.children.length && comparePathElements(this.children[j]![0], pe) === 0) j++;
+      else members.push(pe);
+    }
+    return new FieldSet(
+      members,
+      this.children.map(([pe, set]) => [pe, set.leaves()] as const),
+    );
+  }
+
+  /** Same members and the same tree of children (upstream's Equals compares the structure). */
+  equals(o: FieldSet): boolean {
+    if (this === o) return true;
+    if (this.members.length !== o.members.length || this.children.length !== o.children.length) return false;
+    for (let i = 0; i < this.members.length; i++) if (!pathElementsEqual(this.members[i]!, o.members[i]!)) return false;
+    for (let i = 0; i < this.children.length; i++) {
+      const [pe, set] = this.children[i]!;
+      const [ope, oset] = o.children[i]!;
+      if (!pathElementsEqual(pe, ope) || !set.equals(oset)) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Every member path in upstream's order (Set.Iterate): a level's members first, then each child's
+   * paths in turn. This is the order of conflicts in apply errors.
+   */
+  paths(): Path[] {
+    const out: Path[] = [];
+    this.collect([], out);
+    return out;
+  }
+
+  private collect(prefix: PathElement[], out: Path[]): void {
+    for (const pe of this.members) out.push([...prefix, pe]);
+    for (const [pe, set] of this.children) {
+      prefix.push(pe);
+      set.collect(prefix, out);
+      prefix.pop();
+    }
+  }
+
+  /** This level's members, sorted (a live view: do not change it). */
+  memberElements(): readonly PathElement[] {
+    return this.members;
+  }
+
+  /** This level's children, sorted (a live view; the sets in it are shared from then on). */
+  childEntries(): readonly Child[] {
+    for (const [, set] of this.children) set.shared = true;
+    return this.children;
+  }
+
+  /** The subtree under pe, if any (shared with this set). */
+  child(pe: PathElement): FieldSet | undefined {
+    const set = this.find(pe);
+    if (set) set.shared = true;
+    return set;
+  }
+
+  /** The paths below pe, without pe (upstream WithPrefix); empty when there are none. */
+  withPrefix(pe: PathElement): FieldSet {
+    return this.child(pe) ?? FieldSet.empty();
+  }
+
+  /** One path per line, as upstream's Set.String. */
+  toString(): string {
+    return this.paths().map(pathString).join('\n');
+  }
+}

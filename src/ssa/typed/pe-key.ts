@@ -1,0 +1,25 @@
+/**
+ * A string that identifies a path element, for keying JavaScript maps of list items: equal elements
+ * (upstream's PathElement.Equals) give equal strings, whatever the key order inside object values.
+ */
+import type { JsonValue, PathElement } from '../fieldpath/path-element.ts';
+
+function canonical(v: JsonValue): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  const keys = Object.keys(v).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(v[k]!)}`).join(',')}}`;
+}
+
+export function peKey(pe: PathElement): string {
+  switch (pe.kind) {
+    case 'field':
+      return `f${pe.name}`;
+    case 'key':
+      return `k${pe.fields.map(([n, v]) => `${JSON.stringify(n)}=${canonical(v)}`).join(',')}`;
+    case 'value':
+      return `v${canonical(pe.value)}`;
+    case 'index':
+      return `i${pe.index}`;
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Upstream's validating walker (TypedValue.Validate, run by AsTyped): scalar kinds, list and map shapes,
+ * associative list items that can be named, duplicates (unless allowed), and undeclared struct fields.
+ */
+import { pathElementString, type JsonValue, type PathElement } from '../fieldpath/path-element.ts';
+import { deduceAtom, mapEntryAtom, type Atom, type ListAtom, type MapAtom, type ScalarKind } from './atoms.ts';
+import { errorAt, withPrefix, type ValidationError } from './errors.ts';
+import { goTypeOf, goValueWrapper, goValueWrapperSyntax } from './go-format.ts';
+import { isJsonObject } from './json.ts';
+import { listItemName } from './list-items.ts';
+import { peKey } from './pe-key.ts';
+
+/**
+ * Upstream's validateScalar; `prefix` lands in the message (compare and merge use `lhs: ` and `rhs: `).
+ * An absent or null value is always valid.
+ */
+export function scalarErrors(kind: ScalarKind, v: JsonValue | undefined, prefix: string): ValidationError[] {
+  if (v === undefined || v === null) return [];
+  const t = typeof v;
+  switch (kind) {
+    case 'numeric':
+      if (t !== 'number') return errorAt(`${prefix}expected numeric (int or float), got ${goTypeOf(v)}`);
+      return [];
+    case 'string':
+      if (t !== 'string') return errorAt(`${prefix}expected string, got ${goValueWrapperSyntax(v)}`);
+      return [];
+    case 'boolean':
+      if (t !== 'boolean') return errorAt(`${prefix}expected boolean, got ${goValueWrapper(v)}`);
+      return [];
+    case 'untyped':
+      if (t === 'object') return errorAt(`${prefix}expected any scalar, got ${goValueWrapper(v)}`);
+      return [];
+  }
+}
+
+function validateList(list: ListAtom, v: JsonValue, allowDuplicates: boolean): ValidationError[] {
+  if (v === null) return [];
+  if (!Array.isArray(v)) return errorAt(`expected list, got ${goValueWrapper(v)}`);
+  const errors: ValidationError[] = [];
+  const seen = new Set<string>();
+  for (let i = 0; i < v.length; i++) {
+    const child = v[i]!;
+    let pe: PathElement;
+    if (list.relationship !== 'associative') {
+      pe = { kind: 'index', index: i };
+    } else {
+      const named = listItemName(list, child);
+      if (named.error !== undefined) {
+        // Without a name for the item nothing below it can be reported: upstream stops at this list.
+        errors.push(...errorAt(`element ${i}: ${named.error}`));
+        return errors;
+      }
+      pe = named.pe;
+      const key = peKey(pe);
+      if (seen.has(key) && !allowDuplicates) errors.push(...errorAt(`duplicate entries for key ${pathElementString(pe)}`));
+      seen.add(key);
+    }
+    errors.push(...withPrefix(validateValue(child, list.element, allowDuplicates), pathElementString(pe)));
+  }
+  return errors;
+}
+
+function validateMap(map: MapAtom, v: JsonValue, allowDuplicates: boolean): ValidationError[] {
+  if (v === null) return [];
+  if (!isJsonObject(v)) return errorAt(`expected map, got ${goValueWrapper(v)}`);
+  const errors: ValidationError[] = [];
+  for (const [key, child] of Object.entries(v)) {
+    const atom = mapEntryAtom(map, key);
+    const prefix = pathElementString({ kind: 'field', name: key });
+    if (!atom) {
+      // Upstream stops walking this map at the first undeclared field.
+      errors.push(...withPrefix(errorAt('field not declared in schema'), prefix));
+      break;
+    }
+    errors.push(...withPrefix(validateValue(child, atom, allowDuplicates), prefix));
+  }
+  return errors;
+}
+
+/** Errors of one value against an atom, paths relative to the value. */
+export function validateValue(v: JsonValue, atom: Atom, allowDuplicates: boolean): ValidationError[] {
+  const a = deduceAtom(atom, v);
+  if (a.map) return validateMap(a.map, v, allowDuplicates);
+  if (a.scalar) return scalarErrors(a.scalar, v, '');
+  if (a.list) return validateList(a.list, v, allowDuplicates);
+  return errorAt('schema error: invalid atom: inlined');
+}
