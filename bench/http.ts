@@ -13,7 +13,7 @@ export function send(url: URL, agent: https.Agent, method = 'GET', body?: string
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { Accept: 'application/json', ...extraHeaders };
     if (body !== undefined) {
-      headers['Content-Type'] = 'application/json';
+      headers['Content-Type'] ??= 'application/json';
       headers['Content-Length'] = Buffer.byteLength(body);
     }
     const req = https.request(url, { method, agent, headers }, (res) => {

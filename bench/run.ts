@@ -10,6 +10,7 @@ import { ADMIN_URL, createTestDatabase, type TestDatabase } from '../test/helper
 import { loadBenchConfig, type BenchConfig } from './config.ts';
 import { logLine, newPool, type BenchContext } from './context.ts';
 import { CpuPhases } from './cpu.ts';
+import { measureApplies } from './applies.ts';
 import { measureAuthGets } from './auth-gets.ts';
 import { measureCreates } from './creates.ts';
 import { measureGets } from './gets.ts';
@@ -23,6 +24,7 @@ const MEASURES: Record<string, (ctx: BenchContext) => Promise<Row[]>> = {
   creates: measureCreates,
   gets: measureGets,
   authGets: measureAuthGets,
+  applies: measureApplies,
   lists: measureLists,
   watch: measureWatch,
   startup: measureStartup,
