@@ -48,3 +48,12 @@ export class FieldTracking {
     return this.forSubresource(ctx.subresource).update(live, next, this.managerOf(ctx)) as KubeObject;
   }
 }
+
+const byKind = new WeakMap<KindDefinition, FieldTracking>();
+
+/** The kind's field tracking, shared by its store and by the creates it answers without storing. */
+export function fieldTrackingOf(kind: KindDefinition): FieldTracking {
+  let tracking = byKind.get(kind);
+  if (!tracking) byKind.set(kind, (tracking = new FieldTracking(kind)));
+  return tracking;
+}

@@ -26,7 +26,7 @@ import { toApiError } from './storage-errors.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from './validation/object-meta.ts';
 import { startWatch, type WatchSink, type WatchStarted } from './watch-start.ts';
 import { cloneJson } from '../codecs/deep-json.ts';
-import { FieldTracking } from './field-tracking.ts';
+import { fieldTrackingOf, type FieldTracking } from './field-tracking.ts';
 import { restoreManagedFieldsAfterAdmission, validateManagedFields } from './managed-fields/index.ts';
 
 /**
@@ -95,7 +95,7 @@ export class ResourceStore {
     this.qualified = { group: kind.group, resource: kind.plural };
     this.storage = storageFor(kind, storage);
     this.#admission = admission;
-    this.fields = new FieldTracking(kind);
+    this.fields = fieldTrackingOf(kind);
   }
 
   key(namespace: string, name: string): ObjectKey {

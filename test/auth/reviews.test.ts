@@ -83,6 +83,19 @@ test('SelfSubjectAccessReview asks about the requester', async () => {
   assert.ok(a.status === 403 || a.json?.status?.allowed === false, a.text);
 });
 
+test('a review answers with the creator\'s managedFields, as upstream records them on every create', async () => {
+  const r = await admin.post(`${AUTHZ}/selfsubjectaccessreviews?fieldManager=reviewer`, {
+    apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { verb: 'get', resource: 'pods' } },
+  });
+  assert.equal(r.status, 201, r.text);
+  const [entry, ...rest] = r.json.metadata.managedFields;
+  assert.equal(rest.length, 0);
+  assert.equal(entry.manager, 'reviewer');
+  assert.equal(entry.operation, 'Update');
+  assert.equal(entry.apiVersion, 'authorization.k8s.io/v1');
+  assert.deepEqual(entry.fieldsV1, { 'f:spec': { 'f:resourceAttributes': { '.': {}, 'f:resource': {}, 'f:verb': {} } } });
+});
+
 test('LocalSubjectAccessReview must name the namespace of its path', async () => {
   const lsar = (ns: string, spec: object) =>
     admin.post(`${AUTHZ}/namespaces/${ns}/localsubjectaccessreviews`, { apiVersion: 'authorization.k8s.io/v1', kind: 'LocalSubjectAccessReview', spec });
