@@ -456,6 +456,9 @@ export class ResourceStore {
   async #admit(ctx: RequestContext, operation: AdmissionOperation, namespace: string, name: string, object: KubeObject, old?: KubeObject): Promise<void> {
     const before = object.metadata?.managedFields;
     await this.#admission.admit(this.#attributes(ctx, operation, namespace, name, object, old));
+    // Decoding them again costs as much as recording them: only when a plugin replaced them. (A
+    // plugin that edits the entries in place must replace the list, so that this sees the change.)
+    if (object.metadata?.managedFields === before) return;
     const warning = restoreManagedFieldsAfterAdmission(object as Record<string, unknown>, before);
     if (warning) ctx.warnings.push(warning);
   }
