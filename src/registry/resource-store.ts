@@ -27,7 +27,7 @@ import { validateObjectMeta, validateObjectMetaUpdate } from './validation/objec
 import { startWatch, type WatchSink, type WatchStarted } from './watch-start.ts';
 import { cloneJson } from '../codecs/deep-json.ts';
 import { fieldTrackingOf, type FieldTracking } from './field-tracking.ts';
-import { restoreManagedFieldsAfterAdmission, validateManagedFields } from './managed-fields/index.ts';
+import { restoreManagedFieldsAfterAdmission, storedEntriesIfOnlyTimesMoved, validateManagedFields } from './managed-fields/index.ts';
 
 /**
  * What an update writes, as upstream's UpdatedObjectInfo: PUT and PATCH both describe their write
@@ -245,7 +245,7 @@ export class ResourceStore {
         desired = this.fields.recordUpdate(ctx, current.object, desired);
       }
       const next = await this.#prepareUpdate(ctx, namespace, desired, current.object);
-      if (canonicalJson(next) === canonicalJson(current.object)) {
+      if (this.#unchanged(next, current.object)) {
         // A no-op update writes nothing and keeps the version, so watchers see no event.
         return { stored: current, created: false };
       }
@@ -461,6 +461,22 @@ export class ResourceStore {
     if (object.metadata?.managedFields === before) return;
     const warning = restoreManagedFieldsAfterAdmission(object as Record<string, unknown>, before);
     if (warning) ctx.warnings.push(warning);
+  }
+
+  /**
+   * Whether an update changes nothing. Entries of managedFields whose times alone moved count as
+   * unchanged (they are put back), as upstream's IgnoreManagedFieldsTimestampsTransformer rules.
+   */
+  #unchanged(next: StoredKubeObject, old: StoredKubeObject): boolean {
+    const stored = canonicalJson(old);
+    if (canonicalJson(next) === stored) return true;
+    const kept = storedEntriesIfOnlyTimesMoved(next.metadata.managedFields, old.metadata.managedFields);
+    if (!kept) return false;
+    const moved = next.metadata.managedFields;
+    next.metadata.managedFields = kept;
+    if (canonicalJson(next) === stored) return true;
+    next.metadata.managedFields = moved;
+    return false;
   }
 
   /** The strategy of the subresource the request addresses (undefined for the main resource). */

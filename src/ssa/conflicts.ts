@@ -2,9 +2,10 @@
  * Apply conflicts (upstream's merge.Conflict and merge.Conflicts): fields an apply would change that
  * another manager owns.
  */
+import { goQuote } from '../api/go/quote.ts';
+import { compareGoStrings } from '../api/go/strings.ts';
 import type { FieldSet } from './fieldpath/field-set.ts';
 import { pathString, type Path } from './fieldpath/path-element.ts';
-import { compareGoStrings, goQuote } from './fieldpath/go-text.ts';
 
 export interface Conflict {
   /** The manager identifier, as the Updater was given it. */

@@ -12,13 +12,13 @@
  */
 import { FieldSet } from './fieldpath/field-set.ts';
 import type { JsonValue } from './fieldpath/path-element.ts';
+import { valuesEqual } from './fieldpath/value-order.ts';
 import type { ObjectSchema } from '../schema/type-schema.ts';
 import { conflictsFromManagers, ConflictsError } from './conflicts.ts';
 import { objectAtom, type Atom } from './typed/atoms.ts';
 import { compareValues } from './typed/compare.ts';
 import { validationErrorsText } from './typed/errors.ts';
 import { validate } from './typed/index.ts';
-import { jsonEquals } from './typed/json.ts';
 import { mergeValues } from './typed/merge.ts';
 import { namedFieldsAsMembers } from './typed/named-fields.ts';
 import { reconcileWithSchema } from './typed/reconcile.ts';
@@ -107,7 +107,7 @@ export class Updater {
     out.set(manager, { set, apiVersion: version, applied: true });
     const next = this.#prune(merged.value ?? null, out, lastSet);
     this.#updateOthers(live, next, version, out, manager, force);
-    return { object: jsonEquals(live, next) ? null : next, managers: out };
+    return { object: valuesEqual(live, next) ? null : next, managers: out };
   }
 
   /** Upstream's reconcileManagedFieldsWithSchemaChanges, into a fresh map. */

@@ -1,6 +1,6 @@
 /** Go's quoting of strings, as messages from the real server print them. */
 
-const GO_ESCAPES: Record<string, string> = {
+const GO_ESCAPES: Readonly<Record<string, string>> = {
   '\x07': '\\a',
   '\b': '\\b',
   '\f': '\\f',
@@ -12,16 +12,38 @@ const GO_ESCAPES: Record<string, string> = {
   '\\': '\\\\',
 };
 
-/** Quotes a string the way Go's `%q` does, so messages read as the real server's. */
+// unicode.IsPrint (and strconv.IsPrint): letters, marks, numbers, punctuation, symbols and the ASCII space.
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/** Whether Go counts one character (a whole code point) as printable: unicode.IsPrint. */
+export function isGoPrint(ch: string): boolean {
+  return PRINTABLE.test(ch);
+}
+
+function hex(code: number, width: number): string {
+  return code.toString(16).padStart(width, '0');
+}
+
+/**
+ * strconv.Quote, which is what `%q` and `%#v` print for a string: printable characters as they are,
+ * the rest escaped (\xNN below U+0020 and for DEL, \uNNNN or \UNNNNNNNN above).
+ */
 export function goQuote(s: string): string {
   let out = '"';
   for (const ch of s) {
     const code = ch.codePointAt(0)!;
-    const esc = GO_ESCAPES[ch];
-    if (esc) out += esc;
-    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
-    else if (code >= 0x80 && code <= 0x9f) out += `\\u${code.toString(16).padStart(4, '0')}`;
-    else out += ch;
+    // Printable ASCII is nearly every character met; it needs neither the table nor the regex.
+    if (code >= 0x20 && code < 0x7f && code !== 0x22 && code !== 0x5c) {
+      out += ch;
+      continue;
+    }
+    const escape = GO_ESCAPES[ch];
+    if (escape !== undefined) out += escape;
+    else if (code < 0x20 || code === 0x7f) out += `\\x${hex(code, 2)}`;
+    else if (code >= 0xd800 && code <= 0xdfff) out += '\ufffd'; // a lone surrogate is U+FFFD once in Go
+    else if (PRINTABLE.test(ch)) out += ch;
+    else if (code < 0x10000) out += `\\u${hex(code, 4)}`;
+    else out += `\\U${hex(code, 8)}`;
   }
   return `${out}"`;
 }
@@ -32,6 +54,10 @@ export function goStringSlice(values: readonly string[] | null | undefined): str
   return `[]string{${values.map(goQuote).join(', ')}}`;
 }
 
+/** `%q` of a []string: `["a" "b"]`. */
+export function goQuoteList(items: readonly string[]): string {
+  return `[${items.map(goQuote).join(' ')}]`;
+}
 
 /**
  * The time package's own quoting (in duration and time parse errors): double quotes, `"` and `\`

@@ -1,18 +1,17 @@
 /**
- * Go's `%v` and `reflect.TypeOf` renderings of decoded JSON, so that strategic merge patch errors read
- * exactly as kube-apiserver's (`map: map[image:nginx] does not contain declared merge key: name`).
+ * Go's fmt renderings (`%v`, `%#v`, `%T`) of decoded JSON, so that error texts read exactly as
+ * kube-apiserver's (`map: map[image:nginx] does not contain declared merge key: name`).
  *
  * Decoded JSON in Go is `map[string]interface {}`, `[]interface {}`, `string`, `int64` (the apiserver
- * keeps integers), `float64`, `bool` or nil; fmt prints map keys sorted.
+ * keeps integers), `float64`, `bool` or nil; fmt prints map keys sorted, in Go's byte order.
  */
+import { goNumber, isGoInt } from './number.ts';
+import { goQuote } from './quote.ts';
+import { compareGoStrings } from './strings.ts';
+
 /** A decoded JSON object (not an array, not null). */
 function isJsonObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function goNumber(n: number): string {
-  if (Number.isInteger(n) && Math.abs(n) < 1e21) return n.toFixed(0);
-  return String(n);
 }
 
 /** `fmt.Sprintf("%v", v)` of a decoded JSON value. */
@@ -23,20 +22,39 @@ export function goValue(v: unknown): string {
   if (typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return `[${v.map(goValue).join(' ')}]`;
   if (isJsonObject(v)) {
-    const keys = Object.keys(v).sort();
+    const keys = Object.keys(v).sort(compareGoStrings);
     return `map[${keys.map((k) => `${k}:${goValue(v[k])}`).join(' ')}]`;
   }
   return String(v);
 }
 
-/** `fmt.Sprintf("%s", reflect.TypeOf(v))` of a decoded JSON value. */
-export function goTypeName(v: unknown): string {
-  if (v === null || v === undefined) return '%!s(<nil>)';
+/** `fmt.Sprintf("%#v", v)` of a decoded JSON value. */
+export function goSyntax(v: unknown): string {
+  if (v === null || v === undefined) return 'interface {}(nil)';
+  if (typeof v === 'string') return goQuote(v);
+  if (typeof v === 'number') return goNumber(v);
+  if (typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return `[]interface {}{${v.map(goSyntax).join(', ')}}`;
+  if (isJsonObject(v)) {
+    const keys = Object.keys(v).sort(compareGoStrings);
+    return `map[string]interface {}{${keys.map((k) => `${goQuote(k)}:${goSyntax(v[k])}`).join(', ')}}`;
+  }
+  return String(v);
+}
+
+/** `fmt.Sprintf("%T", v)` of a decoded JSON value. */
+export function goType(v: unknown): string {
+  if (v === null || v === undefined) return '<nil>';
   if (typeof v === 'string') return 'string';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'int64' : 'float64';
+  if (typeof v === 'number') return isGoInt(v) ? 'int64' : 'float64';
   if (typeof v === 'boolean') return 'bool';
   if (Array.isArray(v)) return '[]interface {}';
   return 'map[string]interface {}';
+}
+
+/** `fmt.Sprintf("%s", reflect.TypeOf(v))` of a decoded JSON value: %T, but a nil Type is a bad %s operand. */
+export function goTypeName(v: unknown): string {
+  return v === null || v === undefined ? '%!s(<nil>)' : goType(v);
 }
 
 /** `fmt.Sprintf("%s", v)`: strings as they are, anything else as Go flags a wrong verb. */

@@ -93,6 +93,8 @@ async function handleApply(ctx: Context, scope: RequestScope, negotiated: Return
   const fields = scope.store.fields.forSubresource(context.subresource);
   const { stored, created } = await scope.store.update(context, scope.info.namespace, scope.info.name, {
     apply: true,
+    // A resourceVersion in the configuration makes the write conditional, as it does for any update.
+    precondition: conditionalVersion(config, 'apply-patch-yaml'),
     build: (current) => {
       const applied = fields.apply(current, config, manager, force) as KubeObject;
       const meta = (applied.metadata ??= {});

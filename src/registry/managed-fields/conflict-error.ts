@@ -1,9 +1,9 @@
 import { ApiError } from '../../api/errors.ts';
 import { goQuote } from '../../api/go/quote.ts';
+import { compareGoStrings } from '../../api/go/strings.ts';
 import type { StatusCause } from '../../api/types.ts';
 import type { Conflict } from '../../ssa/conflicts.ts';
 import { pathString } from '../../ssa/fieldpath/index.ts';
-import { compareGoStrings } from './go-json.ts';
 import { OPERATION_UPDATE } from './entry.ts';
 import { parseManagerIdentifier } from './identifier.ts';
 

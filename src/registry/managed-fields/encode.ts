@@ -1,5 +1,5 @@
+import { compareGoStrings } from '../../api/go/strings.ts';
 import { fieldSetToFieldsV1Object } from '../../ssa/fieldpath/index.ts';
-import { compareGoStrings } from './go-json.ts';
 import { FIELDS_V1, OPERATION_APPLY, orderedEntry, type ManagedFieldsEntry } from './entry.ts';
 import { parseManagerIdentifier } from './identifier.ts';
 import type { Managed } from './managed.ts';

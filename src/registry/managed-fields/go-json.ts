@@ -3,6 +3,7 @@
  * used as map keys and sorted byte-wise, and the last-applied annotation is a JSON document, so
  * both have to be spelled exactly as Go spells them for orders and annotations to agree.
  */
+import { compareGoStrings } from '../../api/go/strings.ts';
 
 /** Lone UTF-16 surrogates cannot come out of Go's decoder (it yields U+FFFD); make ours agree. */
 function wellFormed(s: string): string {
@@ -41,10 +42,4 @@ export function goJsonMarshal(value: unknown): string {
     return `{${keys.map((k) => `${goJsonString(k)}:${goJsonMarshal(obj[k])}`).join(',')}}`;
   }
   throw new Error(`json: unsupported type: ${typeof value}`);
-}
-
-/** Go's `a < b` on strings: byte-wise over UTF-8, which is not JavaScript's UTF-16 order. */
-export function compareGoStrings(a: string, b: string): number {
-  if (a === b) return 0;
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }

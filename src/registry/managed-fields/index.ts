@@ -8,4 +8,5 @@ export { validateManagedFields } from './validate-managed-fields.ts';
 export { resetFieldsFor } from './reset-fields.ts';
 export { restoreManagedFieldsAfterAdmission } from './admission-guard.ts';
 export { LAST_APPLIED_ANNOTATION } from './last-applied.ts';
+export { storedEntriesIfOnlyTimesMoved } from './timestamps-only.ts';
 export type { ManagedFieldsEntry } from './entry.ts';

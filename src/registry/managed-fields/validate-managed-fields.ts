@@ -1,13 +1,10 @@
 import type { FieldError } from '../../api/errors.ts';
-import { goQuote } from '../../api/go/quote.ts';
+import { goQuote, isGoPrint } from '../../api/go/quote.ts';
 import { FIELDS_V1, OPERATION_APPLY, OPERATION_UPDATE } from './entry.ts';
 
 /** Upstream's FieldManagerMaxLength and MaxSubresourceNameLength, in bytes. */
 const MAX_MANAGER_BYTES = 128;
 const MAX_SUBRESOURCE_BYTES = 256;
-
-/** Go's unicode.IsPrint. */
-const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
 function text(v: unknown): string {
   return typeof v === 'string' ? v : '';
@@ -48,7 +45,7 @@ function fieldManagerErrors(manager: string, field: string): FieldError[] {
   }
   let at = 0;
   for (const ch of manager) {
-    if (!PRINTABLE.test(ch)) {
+    if (!isGoPrint(ch)) {
       // Go prints the rune as %#U (no glyph for an unprintable one) and the position in bytes.
       const code = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
       errs.push({ type: 'FieldValueInvalid', field, rawValue: goQuote(manager), detail: `invalid character U+${code} (at position ${at})` });

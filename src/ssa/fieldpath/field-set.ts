@@ -30,6 +30,44 @@ function search<T>(items: readonly T[], pe: PathElement, elementOf: (item: T) =>
 const self = (pe: PathElement) => pe;
 const childElement = (child: Child) => child[0];
 
+// What a merge of two sorted levels keeps: elements only on the left, on both sides, only on the right.
+const ONLY_LEFT = 1;
+const IN_BOTH = 2;
+const ONLY_RIGHT = 4;
+
+/** The members of a set operation, by one walk over both sorted lists; of two equal elements a's is kept. */
+function mergeMembers(a: readonly PathElement[], b: readonly PathElement[], keep: number): PathElement[] {
+  const out: PathElement[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const c = comparePathElements(a[i]!, b[j]!);
+    if (c < 0) {
+      if (keep & ONLY_LEFT) out.push(a[i]!);
+      i++;
+    } else if (c > 0) {
+      if (keep & ONLY_RIGHT) out.push(b[j]!);
+      j++;
+    } else {
+      if (keep & IN_BOTH) out.push(a[i]!);
+      i++;
+      j++;
+    }
+  }
+  if (keep & ONLY_LEFT) while (i < a.length) out.push(a[i++]!);
+  if (keep & ONLY_RIGHT) while (j < b.length) out.push(b[j++]!);
+  return out;
+}
+
+// How union, intersection and difference combine the subtrees under an element both sets have.
+const unionOf = (a: FieldSet, b: FieldSet): FieldSet | undefined => a.union(b);
+const intersectionOf = (a: FieldSet, b: FieldSet): FieldSet | undefined => nonEmpty(a.intersection(b));
+const differenceOf = (a: FieldSet, b: FieldSet): FieldSet | undefined => nonEmpty(a.difference(b));
+
+function nonEmpty(set: FieldSet): FieldSet | undefined {
+  return set.isEmpty() ? undefined : set;
+}
+
 export class FieldSet {
   private shared = false;
 
@@ -135,70 +173,15 @@ export class FieldSet {
   }
 
   union(o: FieldSet): FieldSet {
-    const members: PathElement[] = [];
-    let i = 0;
-    let j = 0;
-    while (i < this.members.length && j < o.members.length) {
-      const c = comparePathElements(this.members[i]!, o.members[j]!);
-      if (c < 0) members.push(this.members[i++]!);
-      else {
-        members.push(o.members[j++]!);
-        if (c === 0) i++;
-      }
-    }
-    members.push(...this.members.slice(i), ...o.members.slice(j));
-
-    const children: Child[] = [];
-    i = 0;
-    j = 0;
-    while (i < this.children.length && j < o.children.length) {
-      const [pe, set] = this.children[i]!;
-      const [ope, oset] = o.children[j]!;
-      const c = comparePathElements(pe, ope);
-      if (c < 0) children.push(FieldSet.reuse(this.children[i++]!));
-      else if (c > 0) children.push(FieldSet.reuse(o.children[j++]!));
-      else {
-        children.push([pe, set.union(oset)]);
-        i++;
-        j++;
-      }
-    }
-    for (; i < this.children.length; i++) children.push(FieldSet.reuse(this.children[i]!));
-    for (; j < o.children.length; j++) children.push(FieldSet.reuse(o.children[j]!));
-    return new FieldSet(members, children);
+    // o first: of two equal members upstream keeps o's.
+    const members = mergeMembers(o.members, this.members, ONLY_LEFT | IN_BOTH | ONLY_RIGHT);
+    return new FieldSet(members, FieldSet.mergeChildren(this.children, o.children, ONLY_LEFT | ONLY_RIGHT, unionOf));
   }
 
   /** The member paths in both sets. */
   intersection(o: FieldSet): FieldSet {
-    const members: PathElement[] = [];
-    let i = 0;
-    let j = 0;
-    while (i < this.members.length && j < o.members.length) {
-      const c = comparePathElements(this.members[i]!, o.members[j]!);
-      if (c < 0) i++;
-      else {
-        if (c === 0) members.push(this.members[i++]!);
-        j++;
-      }
-    }
-
-    const children: Child[] = [];
-    i = 0;
-    j = 0;
-    while (i < this.children.length && j < o.children.length) {
-      const [pe, set] = this.children[i]!;
-      const c = comparePathElements(pe, o.children[j]![0]);
-      if (c < 0) i++;
-      else {
-        if (c === 0) {
-          const both = set.intersection(o.children[j]![1]);
-          if (!both.isEmpty()) children.push([pe, both]);
-          i++;
-        }
-        j++;
-      }
-    }
-    return new FieldSet(members, children);
+    const members = mergeMembers(this.members, o.members, IN_BOTH);
+    return new FieldSet(members, FieldSet.mergeChildren(this.children, o.children, 0, intersectionOf));
   }
 
   /**
@@ -206,30 +189,48 @@ export class FieldSet {
    * minus child is the parent; child minus parent is the child): see recursiveDifference.
    */
   difference(o: FieldSet): FieldSet {
-    const members = this.membersNotIn(o);
-    const children: Child[] = [];
+    const members = mergeMembers(this.members, o.members, ONLY_LEFT);
+    return new FieldSet(members, FieldSet.mergeChildren(this.children, o.children, ONLY_LEFT, differenceOf));
+  }
+
+  /**
+   * The children of a set operation, by one walk over both sorted lists: a child on one side only is
+   * taken over whole if `keep` says so, and the subtrees of a child on both sides are combined (the
+   * child left out where combine gives undefined).
+   */
+  private static mergeChildren(
+    a: readonly Child[],
+    b: readonly Child[],
+    keep: number,
+    combine: (a: FieldSet, b: FieldSet) => FieldSet | undefined,
+  ): Child[] {
+    const out: Child[] = [];
     let i = 0;
     let j = 0;
-    while (i < this.children.length && j < o.children.length) {
-      const [pe, set] = this.children[i]!;
-      const c = comparePathElements(pe, o.children[j]![0]);
-      if (c < 0) children.push(FieldSet.reuse(this.children[i++]!));
-      else {
-        if (c === 0) {
-          const rest = set.difference(o.children[j]![1]);
-          if (!rest.isEmpty()) children.push([pe, rest]);
-          i++;
-        }
+    while (i < a.length && j < b.length) {
+      const [pe, set] = a[i]!;
+      const c = comparePathElements(pe, b[j]![0]);
+      if (c < 0) {
+        if (keep & ONLY_LEFT) out.push(FieldSet.reuse(a[i]!));
+        i++;
+      } else if (c > 0) {
+        if (keep & ONLY_RIGHT) out.push(FieldSet.reuse(b[j]!));
+        j++;
+      } else {
+        const both = combine(set, b[j]![1]);
+        if (both) out.push([pe, both]);
+        i++;
         j++;
       }
     }
-    for (; i < this.children.length; i++) children.push(FieldSet.reuse(this.children[i]!));
-    return new FieldSet(members, children);
+    if (keep & ONLY_LEFT) while (i < a.length) out.push(FieldSet.reuse(a[i++]!));
+    if (keep & ONLY_RIGHT) while (j < b.length) out.push(FieldSet.reuse(b[j++]!));
+    return out;
   }
 
   /** As difference, but a member of o also takes away every path below it. */
   recursiveDifference(o: FieldSet): FieldSet {
-    const members = this.membersNotIn(o);
+    const members = mergeMembers(this.members, o.members, ONLY_LEFT);
     const children: Child[] = [];
     for (const child of this.children) {
       const [pe, set] = child;
@@ -242,22 +243,6 @@ export class FieldSet {
       }
     }
     return new FieldSet(members, children);
-  }
-
-  private membersNotIn(o: FieldSet): PathElement[] {
-    const members: PathElement[] = [];
-    let i = 0;
-    let j = 0;
-    while (i < this.members.length && j < o.members.length) {
-      const c = comparePathElements(this.members[i]!, o.members[j]!);
-      if (c < 0) members.push(this.members[i++]!);
-      else {
-        if (c === 0) i++;
-        j++;
-      }
-    }
-    members.push(...this.members.slice(i));
-    return members;
   }
 
   /** Only the paths that have no member below them. */

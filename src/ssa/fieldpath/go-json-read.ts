@@ -14,7 +14,8 @@
  * chunks, which shows in the error texts of bigger documents and in the fast paths that stop at the
  * end of a chunk, so that mode is kept too.
  */
-import { goBytesText, goQuote } from './go-text.ts';
+import { goQuote } from '../../api/go/quote.ts';
+import { goBytesText } from '../../api/go/strings.ts';
 import type { JsonValue } from './path-element.ts';
 
 export class JsonIterError extends Error {}
@@ -42,6 +43,18 @@ function endsNumber(c: number): boolean {
 function isNumberByte(c: number): boolean {
   return isDigit(c) || c === 0x2b || c === 0x2d || c === 0x2e || c === 0x65 || c === 0x45;
 }
+
+// The one-letter escapes after a backslash (`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`) and the bytes they stand for.
+const SIMPLE_ESCAPES: ReadonlyMap<number, number> = new Map([
+  [QUOTE, QUOTE],
+  [BACKSLASH, BACKSLASH],
+  [0x2f, 0x2f],
+  [0x62, 0x08],
+  [0x66, 0x0c],
+  [0x6e, 0x0a],
+  [0x72, 0x0d],
+  [0x74, 0x09],
+]);
 
 const GO_FLOAT_SYNTAX = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
@@ -180,52 +193,32 @@ export class JsonIterator {
   }
 
   private readEscapedChar(c: number, out: number[]): void {
-    switch (c) {
-      case 0x75: {
-        const r = this.readU4();
-        if (r < 0xd800 || r > 0xdfff) return appendRune(out, r);
-        // A surrogate: combine it with a following \u escape when the two make a pair.
-        let c2 = this.readByte();
-        if (this.eof) return;
-        if (c2 !== BACKSLASH) {
-          this.unreadByte();
-          return appendRune(out, r);
-        }
-        c2 = this.readByte();
-        if (this.eof) return;
-        if (c2 !== 0x75) {
-          appendRune(out, r);
-          return this.readEscapedChar(c2, out);
-        }
-        const r2 = this.readU4();
-        if (this.eof) return;
-        if (r < 0xdc00 && r2 >= 0xdc00 && r2 <= 0xdfff) return appendRune(out, 0x10000 + ((r - 0xd800) << 10) + (r2 - 0xdc00));
-        appendRune(out, r);
-        return appendRune(out, r2);
-      }
-      case QUOTE:
-      case BACKSLASH:
-      case 0x2f:
-        out.push(c);
-        return;
-      case 0x62:
-        out.push(0x08);
-        return;
-      case 0x66:
-        out.push(0x0c);
-        return;
-      case 0x6e:
-        out.push(0x0a);
-        return;
-      case 0x72:
-        out.push(0x0d);
-        return;
-      case 0x74:
-        out.push(0x09);
-        return;
-      default:
-        this.reportError('readEscapedChar', 'invalid escape char after \\');
+    if (c !== 0x75) {
+      const byte = SIMPLE_ESCAPES.get(c);
+      if (byte === undefined) this.reportError('readEscapedChar', 'invalid escape char after \\');
+      out.push(byte);
+      return;
     }
+    const r = this.readU4();
+    if (r < 0xd800 || r > 0xdfff) return appendRune(out, r);
+    // A surrogate: combine it with a following \u escape when the two make a pair.
+    let c2 = this.readByte();
+    if (this.eof) return;
+    if (c2 !== BACKSLASH) {
+      this.unreadByte();
+      return appendRune(out, r);
+    }
+    c2 = this.readByte();
+    if (this.eof) return;
+    if (c2 !== 0x75) {
+      appendRune(out, r);
+      return this.readEscapedChar(c2, out);
+    }
+    const r2 = this.readU4();
+    if (this.eof) return;
+    if (r < 0xdc00 && r2 >= 0xdc00 && r2 <= 0xdfff) return appendRune(out, 0x10000 + ((r - 0xd800) << 10) + (r2 - 0xdc00));
+    appendRune(out, r);
+    appendRune(out, r2);
   }
 
   private readU4(): number {
@@ -328,12 +321,10 @@ export class JsonIterator {
       c = this.nextToken();
       if (c !== 0x5d) {
         this.unreadByte();
-        item();
-        c = this.nextToken();
-        while (c === 0x2c) {
+        do {
           item();
           c = this.nextToken();
-        }
+        } while (c === 0x2c);
         if (c !== 0x5d) this.reportError('ReadArrayCB', `expect ] in the end, but found ${byteText(c)}`);
       }
       this.depth--;
@@ -363,18 +354,14 @@ export class JsonIterator {
       c = this.nextToken();
       if (c === QUOTE) {
         this.unreadByte();
-        let key = this.readString();
-        let colon = this.nextToken();
-        if (colon !== 0x3a) this.reportError(colonOperation, `expect : after object field, but found ${byteText(staleColonByte ? c : colon)}`);
-        entry(key);
-        c = this.nextToken();
-        while (c === 0x2c) {
-          key = this.readString();
-          colon = this.nextToken();
+        // c is the byte before each key: the `"` of the first one, then the comma.
+        do {
+          const key = this.readString();
+          const colon = this.nextToken();
           if (colon !== 0x3a) this.reportError(colonOperation, `expect : after object field, but found ${byteText(staleColonByte ? c : colon)}`);
           entry(key);
           c = this.nextToken();
-        }
+        } while (c === 0x2c);
         if (c !== 0x7d) this.reportError(operation, 'object not ended with }');
         this.depth--;
         return;

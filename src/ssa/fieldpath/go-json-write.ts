@@ -11,7 +11,7 @@
  * Numbers print as JSON.stringify prints them, which is what Go prints for an int64 and for a float64
  * (exponent form below 1e-6 and from 1e21); the one difference, -0 (Go float "-0"), reads here as 0.
  */
-import { compareGoStrings } from './go-text.ts';
+import { compareGoStrings } from '../../api/go/strings.ts';
 import type { JsonValue } from './path-element.ts';
 
 const HEX = '0123456789abcdef';

@@ -1,4 +1,4 @@
-import { compareGoStrings } from './go-text.ts';
+import { compareGoStrings } from '../../api/go/strings.ts';
 import type { JsonValue } from './path-element.ts';
 
 /**

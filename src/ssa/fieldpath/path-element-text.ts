@@ -2,9 +2,9 @@
  * The text of a path element as a FieldsV1 key (upstream serialize-pe.go): `f:<name>`,
  * `k:{"name":"c","port":80}`, `v:"value"`, `i:3`.
  */
+import { goQuote } from '../../api/go/quote.ts';
 import { goJsonKey, goJsonValue } from './go-json-write.ts';
 import { JsonIterator } from './go-json-read.ts';
-import { goQuote } from './go-text.ts';
 import { sortKeyFields } from './key-fields.ts';
 import type { JsonValue, PathElement } from './path-element.ts';
 

@@ -3,7 +3,7 @@
  * A path element selects a field of a map, an item of an associative list by its key fields, an item of
  * a set-like list by its value, or an item of an atomic list by its index.
  */
-import { compareGoStrings } from './go-text.ts';
+import { compareGoStrings } from '../../api/go/strings.ts';
 import { sortKeyFields } from './key-fields.ts';
 import { compareValues, valuesEqual } from './value-order.ts';
 

@@ -3,7 +3,9 @@
  * puts in apply conflict messages and their causes' `field`, e.g.
  * `.spec.containers[name="nginx"].image`, `.metadata.finalizers[="a"]`, `.spec.ports[port=80,protocol="TCP"]`.
  */
-import { goNumber, goQuote, compareGoStrings } from './go-text.ts';
+import { goNumber } from '../../api/go/number.ts';
+import { goQuote } from '../../api/go/quote.ts';
+import { compareGoStrings } from '../../api/go/strings.ts';
 import type { JsonValue, Path, PathElement } from './path-element.ts';
 
 /**

@@ -5,7 +5,7 @@
  * Go tells int64 from float64 but compares the two numerically, so every JS number simply compares by
  * value. Kinds then rank numbers < strings < booleans < lists < maps < null.
  */
-import { compareGoStrings } from './go-text.ts';
+import { compareGoStrings } from '../../api/go/strings.ts';
 import type { JsonValue } from './path-element.ts';
 
 function rank(v: JsonValue): number {

@@ -7,9 +7,10 @@
  * with everything in it. Items duplicated in an associative list are compared as one atomic group.
  */
 import { pathElementString, type JsonValue, type Path, type PathElement } from '../fieldpath/path-element.ts';
+import { valuesEqual } from '../fieldpath/value-order.ts';
 import { deduceAtom, mapEntryAtom, NO_ATOM, type Atom, type ListAtom, type MapAtom, type ScalarKind } from './atoms.ts';
 import { errorAt, withPrefix, type ValidationError } from './errors.ts';
-import { isJsonObject, jsonEquals, type JsonObject } from './json.ts';
+import { isJsonObject, type JsonObject } from './json.ts';
 import { listItemName } from './list-items.ts';
 import { peKey } from './pe-key.ts';
 import { scalarErrors } from './validate.ts';
@@ -67,7 +68,7 @@ function doLeaf(w: Walker, out: RawComparison): void {
   w.inLeaf = true;
   if (w.lhs === undefined) out.added.push(pathCopy(w));
   else if (w.rhs === undefined) out.removed.push(pathCopy(w));
-  else if (!jsonEquals(w.lhs, w.rhs)) out.modified.push(pathCopy(w));
+  else if (!valuesEqual(w.lhs, w.rhs)) out.modified.push(pathCopy(w));
 }
 
 function compareScalars(kind: ScalarKind, w: Walker, out: RawComparison): ValidationError[] {
@@ -108,7 +109,7 @@ function groupItems(
 }
 
 function sameItems(a: readonly JsonValue[], b: readonly JsonValue[]): boolean {
-  return a.length === b.length && a.every((v, i) => jsonEquals(v, b[i]!));
+  return a.length === b.length && a.every((v, i) => valuesEqual(v, b[i]!));
 }
 
 function compareListItems(list: ListAtom, lhs: readonly JsonValue[], rhs: readonly JsonValue[], w: Walker, out: RawComparison): ValidationError[] {

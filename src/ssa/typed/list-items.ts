@@ -2,9 +2,9 @@
  * How an item of an associative list is named in a field path: by its key fields (a list map), or by
  * its own value (a set). Error texts are upstream's, since they surface in apply responses.
  */
+import { goQuoteList } from '../../api/go/quote.ts';
 import { sortKeyFields, type JsonValue, type PathElement } from '../fieldpath/path-element.ts';
 import type { ListAtom } from './atoms.ts';
-import { goQuoteList } from './go-format.ts';
 import { isJsonObject } from './json.ts';
 
 export type ItemName = { readonly pe: PathElement; readonly error?: undefined } | { readonly pe?: undefined; readonly error: string };

@@ -2,10 +2,11 @@
  * Upstream's validating walker (TypedValue.Validate, run by AsTyped): scalar kinds, list and map shapes,
  * associative list items that can be named, duplicates (unless allowed), and undeclared struct fields.
  */
+import { goType } from '../../api/go/values.ts';
 import { pathElementString, type JsonValue, type PathElement } from '../fieldpath/path-element.ts';
 import { deduceAtom, mapEntryAtom, type Atom, type ListAtom, type MapAtom, type ScalarKind } from './atoms.ts';
 import { errorAt, withPrefix, type ValidationError } from './errors.ts';
-import { goTypeOf, goValueWrapper, goValueWrapperSyntax } from './go-format.ts';
+import { goValueWrapper, goValueWrapperSyntax } from './go-format.ts';
 import { isJsonObject } from './json.ts';
 import { listItemName } from './list-items.ts';
 import { peKey } from './pe-key.ts';
@@ -19,7 +20,7 @@ export function scalarErrors(kind: ScalarKind, v: JsonValue | undefined, prefix:
   const t = typeof v;
   switch (kind) {
     case 'numeric':
-      if (t !== 'number') return errorAt(`${prefix}expected numeric (int or float), got ${goTypeOf(v)}`);
+      if (t !== 'number') return errorAt(`${prefix}expected numeric (int or float), got ${goType(v)}`);
       return [];
     case 'string':
       if (t !== 'string') return errorAt(`${prefix}expected string, got ${goValueWrapperSyntax(v)}`);

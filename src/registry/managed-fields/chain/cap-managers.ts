@@ -1,4 +1,4 @@
-import { compareGoStrings } from '../go-json.ts';
+import { compareGoStrings } from '../../../api/go/strings.ts';
 import { OPERATION_UPDATE } from '../entry.ts';
 import { buildManagerIdentifier } from '../identifier.ts';
 import type { Managed } from '../managed.ts';

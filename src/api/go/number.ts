@@ -1,0 +1,40 @@
+/**
+ * Go's `%v` of a number from decoded JSON. kube-apiserver decodes an integral number that fits as an
+ * int64 and everything else as a float64, and the two print differently (`1000000` against `1e+06`);
+ * JavaScript keeps only the value, so an integral value that fits is taken for an int64.
+ */
+
+const INT64_BOUND = 2 ** 63;
+
+/** Whether a JSON number is an int64 to Go (else a float64). */
+export function isGoInt(n: number): boolean {
+  return Number.isInteger(n) && n >= -INT64_BOUND && n < INT64_BOUND;
+}
+
+/** strconv.FormatFloat(x, 'g', -1, 64), which is what `%v` prints for a float64. */
+export function goFloat(x: number): string {
+  if (Number.isNaN(x)) return 'NaN';
+  if (!Number.isFinite(x)) return x > 0 ? '+Inf' : '-Inf';
+  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
+  // toExponential() gives the same shortest round-trip digits Go uses.
+  const [mantissa, expText] = Math.abs(x).toExponential().split('e') as [string, string];
+  const digits = mantissa.replace('.', '');
+  const exp = Number(expText);
+  let out: string;
+  if (exp < -4 || exp >= 6) {
+    const abs = Math.abs(exp);
+    out = `${digits[0]}${digits.length > 1 ? `.${digits.slice(1)}` : ''}e${exp < 0 ? '-' : '+'}${abs < 10 ? '0' : ''}${abs}`;
+  } else if (exp < 0) {
+    out = `0.${'0'.repeat(-exp - 1)}${digits}`;
+  } else if (digits.length <= exp + 1) {
+    out = digits + '0'.repeat(exp + 1 - digits.length);
+  } else {
+    out = `${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`;
+  }
+  return x < 0 ? `-${out}` : out;
+}
+
+/** `%v` of a number as kube-apiserver holds it (int64 or float64). */
+export function goNumber(n: number): string {
+  return isGoInt(n) ? BigInt(n).toString() : goFloat(n);
+}
