@@ -1,5 +1,9 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
 import type { Informer } from '../registry/informer.ts';
+import type { KindDefinition } from '../registry/kind.ts';
 import type { ResourceStore } from '../registry/resource-store.ts';
+import type { Storage } from '../storage/storage.ts';
 import { alwaysAdmit, alwaysDeny } from './always.ts';
 import { AdmissionChain } from './chain.ts';
 import { enabledPluginNames } from './enabled-plugins.ts';
@@ -11,6 +15,16 @@ export interface AdmissionDeps {
   readonly namespaces: ResourceStore;
   /** The shared namespace informer. */
   readonly namespaceView: Informer;
+  /**
+   * What plugins that read other kinds build their own stores and informers from (policies,
+   * LimitRanges, quotas, service accounts): storage, the served kinds, and the server's settings.
+   * A plugin reads through a store with no admission (`new ResourceStore(kind, storage, NO_ADMISSION)`),
+   * as the namespaces are read, since the chain exists before the API surface does.
+   */
+  readonly storage: Storage;
+  readonly kinds: readonly KindDefinition[];
+  readonly config: Config;
+  readonly logger: Logger;
 }
 
 /** A started admission chain, and what stops its plugins' background work. */

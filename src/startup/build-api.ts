@@ -29,6 +29,10 @@ export async function buildApi(config: Config, storage: Storage, logger: Logger,
   const admission = await startAdmission(admissionPluginNames(config.enableAdmissionPlugins, config.disableAdmissionPlugins), {
     namespaces: namespaceStore,
     namespaceView,
+    storage,
+    kinds,
+    config,
+    logger,
   });
   closers.add('admission', () => admission.stop());
   logger.info({ plugins: admission.chain.names }, 'admission plugins');
