@@ -28,6 +28,11 @@ export interface RequestContext {
    * checks); absent in work the server does itself, which no one authorizes.
    */
   readonly auth?: AuthServices;
+  /**
+   * Annotations for the request's audit event (admission policies and webhooks add theirs), when
+   * the request is audited; absent otherwise, so adding one is `ctx.auditAnnotations?.[key] = …`.
+   */
+  readonly auditAnnotations?: Record<string, string>;
 }
 
 /** A feature-gate view over a map of gate → enabled; unknown gates are off. */
