@@ -1,29 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FieldSet } from '../../src/ssa/fieldpath/field-set.ts';
-import {
-  comparePaths,
-  fieldElement,
-  indexElement,
-  keyElement,
-  pathsEqual,
-  pathString,
-  valueElement,
-  type JsonValue,
-  type Path,
-  type PathElement,
-} from '../../src/ssa/fieldpath/path-element.ts';
-
-// Upstream MakePathOrDie: strings are fields, numbers indexes.
-function P(...parts: (string | number | PathElement)[]): Path {
-  return parts.map((p) => (typeof p === 'string' ? fieldElement(p) : typeof p === 'number' ? indexElement(p) : p));
-}
-const key = (...pairs: JsonValue[]): PathElement => {
-  const fields: [string, JsonValue][] = [];
-  for (let i = 0; i < pairs.length; i += 2) fields.push([pairs[i] as string, pairs[i + 1]!]);
-  return keyElement(fields);
-};
-const set = (...paths: Path[]) => FieldSet.fromPaths(paths);
+import { comparePaths, fieldElement, indexElement, pathsEqual, pathString, valueElement, type Path, type PathElement } from '../../src/ssa/fieldpath/path-element.ts';
+import { key, P, set } from './fixtures.ts';
 const lines = (s: FieldSet) => s.paths().map(pathString);
 
 function assertSetEqual(actual: FieldSet, expected: FieldSet): void {

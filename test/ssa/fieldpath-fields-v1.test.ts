@@ -2,23 +2,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FieldSet } from '../../src/ssa/fieldpath/field-set.ts';
 import { fieldSetFromFieldsV1, fieldSetToFieldsV1, fieldSetToFieldsV1Object } from '../../src/ssa/fieldpath/fields-v1.ts';
-import {
-  fieldElement,
-  indexElement,
-  keyElement,
-  pathString,
-  valueElement,
-  type JsonValue,
-  type Path,
-  type PathElement,
-} from '../../src/ssa/fieldpath/path-element.ts';
+import { fieldElement, indexElement, pathString, valueElement, type Path, type PathElement } from '../../src/ssa/fieldpath/path-element.ts';
+import { key } from './fixtures.ts';
 
 const f = fieldElement;
-const key = (...pairs: JsonValue[]): PathElement => {
-  const fields: [string, JsonValue][] = [];
-  for (let i = 0; i < pairs.length; i += 2) fields.push([pairs[i] as string, pairs[i + 1]!]);
-  return keyElement(fields);
-};
 
 function assertRoundTrip(text: string): void {
   const set = fieldSetFromFieldsV1(text);

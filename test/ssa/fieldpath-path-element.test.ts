@@ -11,16 +11,11 @@ import {
   pathElementText,
   pathString,
   valueElement,
-  type JsonValue,
   type PathElement,
 } from '../../src/ssa/fieldpath/path-element.ts';
+import { key as k } from './fixtures.ts';
 
 const f = fieldElement;
-const k = (...pairs: JsonValue[]): PathElement => {
-  const fields: [string, JsonValue][] = [];
-  for (let i = 0; i < pairs.length; i += 2) fields.push([pairs[i] as string, pairs[i + 1]!]);
-  return keyElement(fields);
-};
 const v = valueElement;
 const i = indexElement;
 

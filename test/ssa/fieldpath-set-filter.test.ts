@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { FieldSet } from '../../src/ssa/fieldpath/field-set.ts';
-import { fieldElement, indexElement, keyElement, pathString, valueElement, type Path, type PathElement } from '../../src/ssa/fieldpath/path-element.ts';
+import { fieldElement, keyElement, pathString, valueElement, type PathElement } from '../../src/ssa/fieldpath/path-element.ts';
 import {
   excludeFilter,
   includeMatcherFilter,
@@ -10,44 +10,35 @@ import {
   type FieldSetFilter,
   type PathElementMatcher,
 } from '../../src/ssa/fieldpath/set-filter.ts';
+import { element, P, set } from './fixtures.ts';
 
 type Part = string | number | PathElement | PathElementMatcher;
-const toElement = (p: string | number | PathElement): PathElement =>
-  typeof p === 'string' ? fieldElement(p) : typeof p === 'number' ? indexElement(p) : p;
-const P = (...parts: (string | number | PathElement)[]): Path => parts.map(toElement);
-const set = (...paths: Path[]) => FieldSet.fromPaths(paths);
 const matcher = (...parts: Part[]) =>
-  prefixMatcher(...parts.map((p) => (typeof p === 'object' && 'wildcard' in p ? p : toElement(p))));
+  prefixMatcher(...parts.map((p) => (typeof p === 'object' && 'wildcard' in p ? p : element(p))));
 const any = matchAnyPathElement();
 const listMapKey = keyElement([['key1', 'value1'], ['key2', 'value2']]);
+
+// Container resize fields: each lies under the first case's pattern or leads to it, so that filter keeps them all.
+const resizeFields = (): FieldSet =>
+  set(
+    P('spec'),
+    P('spec', 'containers'),
+    P('spec', 'containers', 0),
+    P('spec', 'containers', 0, 'resources'),
+    P('spec', 'containers', 0, 'resources', 'limits'),
+    P('spec', 'containers', 0, 'resources', 'limits', 'cpu'),
+    P('spec', 'containers', 0, 'resources', 'claims', 1, 'name'),
+    P('spec', 'containers', 1),
+    P('spec', 'containers', 1, 'resources', 'limits', 'cpu'),
+  );
 
 // Upstream set_test.go TestFilterByPattern.
 const cases: [string, FieldSet, FieldSetFilter, FieldSet][] = [
   [
     'container resize fields: exact match',
-    set(
-      P('spec'),
-      P('spec', 'containers'),
-      P('spec', 'containers', 0),
-      P('spec', 'containers', 0, 'resources'),
-      P('spec', 'containers', 0, 'resources', 'limits'),
-      P('spec', 'containers', 0, 'resources', 'limits', 'cpu'),
-      P('spec', 'containers', 0, 'resources', 'claims', 1, 'name'),
-      P('spec', 'containers', 1),
-      P('spec', 'containers', 1, 'resources', 'limits', 'cpu'),
-    ),
+    resizeFields(),
     includeMatcherFilter(matcher('spec', 'containers', any, 'resources')),
-    set(
-      P('spec'),
-      P('spec', 'containers'),
-      P('spec', 'containers', 0),
-      P('spec', 'containers', 0, 'resources'),
-      P('spec', 'containers', 0, 'resources', 'limits'),
-      P('spec', 'containers', 0, 'resources', 'limits', 'cpu'),
-      P('spec', 'containers', 0, 'resources', 'claims', 1, 'name'),
-      P('spec', 'containers', 1),
-      P('spec', 'containers', 1, 'resources', 'limits', 'cpu'),
-    ),
+    resizeFields(),
   ],
   [
     'container resize fields: filter status and metadata',

@@ -6,30 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ApiError } from '../../src/api/errors.ts';
+import { FieldManager } from '../../src/registry/managed-fields/index.ts';
 import { messageSchema } from '../../src/schema/type-schema.ts';
-import { FieldManager, resetFieldsFor } from '../../src/registry/managed-fields/index.ts';
-import { pods } from '../../src/kinds/pod.ts';
-
-type Obj = Record<string, any>;
-
-const configMaps = (options: { defaulter?: (o: Obj) => void } = {}) =>
-  new FieldManager({ schema: messageSchema('k8s.io.api.core.v1.ConfigMap'), apiVersion: 'v1', kind: 'ConfigMap', subresource: '', ...options });
-const deployments = () => new FieldManager({ schema: messageSchema('k8s.io.api.apps.v1.Deployment'), apiVersion: 'apps/v1', kind: 'Deployment', subresource: '' });
-const podManager = () => new FieldManager({ schema: pods.schema, apiVersion: 'v1', kind: 'Pod', subresource: '', resetFields: resetFieldsFor(pods, '')! });
-
-const at = (s: number) => new Date(Date.UTC(2024, 0, 1, 0, 0, s));
-const stamp = (s: number) => at(s).toISOString().replace('.000Z', 'Z');
-
-function stored(obj: object): Obj {
-  const o = obj as Obj;
-  o.metadata.uid ??= 'b8c7d4d2-uid';
-  return o;
-}
-
-const cm = (data?: Record<string, string>, meta: Obj = {}): Obj => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'default', ...meta }, ...(data ? { data } : {}) });
-const entriesOf = (obj: Obj): Obj[] => obj.metadata?.managedFields ?? [];
-const byManager = (obj: Obj) => Object.fromEntries(entriesOf(obj).map((e) => [e.manager, e]));
+import { apiErrorOf, at, byManager, cm, configMaps, deployments, entriesOf, podManager, stamp, stored, type Obj } from './managed-fields-fixtures.ts';
 
 const deployment = (spec: Obj): Obj => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'deployment', labels: { app: 'nginx' } }, spec });
 const nginxSpec = (container: Obj = { name: 'nginx', image: 'nginx:latest' }) => ({
@@ -37,17 +16,6 @@ const nginxSpec = (container: Obj = { name: 'nginx', image: 'nginx:latest' }) =>
   selector: { matchLabels: { app: 'nginx' } },
   template: { metadata: { labels: { app: 'nginx' } }, spec: { containers: [container] } },
 });
-
-/** Runs `fn` and returns the ApiError it throws. */
-function apiErrorOf(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (err) {
-    assert.ok(err instanceof ApiError, `expected an ApiError, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('expected an error');
-}
 
 describe('apply creates', () => {
   test('the object is the configuration, and the applier owns exactly what it applied', () => {

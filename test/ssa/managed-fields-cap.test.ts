@@ -10,11 +10,9 @@ import { capUpdateManagers } from '../../src/registry/managed-fields/chain/cap-m
 import { decodeManagedFields } from '../../src/registry/managed-fields/decode.ts';
 import { encodeManagedFields } from '../../src/registry/managed-fields/encode.ts';
 import { formatTimeSeconds, parseTimeSeconds } from '../../src/registry/managed-fields/time.ts';
-
-type Obj = Record<string, any>;
+import { at, type Obj } from './managed-fields-fixtures.ts';
 
 const podSchema = messageSchema('k8s.io.api.core.v1.Pod');
-const at = (s: number) => new Date(Date.UTC(2024, 0, 1, 0, 0, s));
 
 /** Go's zero time plus `hours`, as upstream's test dates its entries. */
 const hoursAfterZero = (hours: number) => formatTimeSeconds(parseTimeSeconds('0001-01-01T00:00:00Z')! + hours * 3600);

@@ -5,12 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { compareGoStrings } from '../../src/api/go/strings.ts';
 import { fieldElement, keyElement, type Path } from '../../src/ssa/fieldpath/index.ts';
 import { applyConflictError, printManager } from '../../src/registry/managed-fields/conflict-error.ts';
 import { decodeManagedFields, isResetManagedFields } from '../../src/registry/managed-fields/decode.ts';
 import { encodeManagedFields, sortEncodedManagedFields } from '../../src/registry/managed-fields/encode.ts';
 import type { ManagedFieldsEntry } from '../../src/registry/managed-fields/entry.ts';
-import { compareGoStrings, goJsonMarshal } from '../../src/registry/managed-fields/go-json.ts';
+import { goJsonMarshal } from '../../src/registry/managed-fields/go-json.ts';
 import { buildManagerIdentifier } from '../../src/registry/managed-fields/identifier.ts';
 import { formatTimeSeconds, parseTimeSeconds } from '../../src/registry/managed-fields/time.ts';
 
@@ -194,6 +195,10 @@ describe('apply conflicts as a Status (NewConflictError)', () => {
 
   test('an identifier that is not JSON is quoted as it is', () => {
     assert.equal(printManager('not json'), '"not json"');
+  });
+
+  test('a manager name with characters Go does not print has them escaped', () => {
+    assert.equal(printManager('{"manager":"bot\u200b","operation":"Apply"}'), '"bot\\u200b"');
   });
 });
 

@@ -26,8 +26,7 @@ import {
   validateManagedFields,
 } from '../../src/registry/managed-fields/index.ts';
 import type { KindDefinition } from '../../src/registry/kind.ts';
-
-type Obj = Record<string, any>;
+import type { Obj } from './managed-fields-fixtures.ts';
 
 describe('the manager named by the User-Agent (prefixFromUserAgent)', () => {
   test('the part before the first slash', () => {
@@ -83,6 +82,13 @@ describe('validateManagedFields', () => {
         'metadata.managedFields[2].subresource: Too long: may not be more than 256 bytes',
       ],
     );
+  });
+
+  test('an unprintable manager is quoted as Go quotes it, escapes beyond ASCII included', () => {
+    assert.deepEqual(texts([{ manager: 'a\u00a0b\u200b', operation: 'Update' }]), [
+      'metadata.managedFields[0].manager: Invalid value: "a\\u00a0b\\u200b": invalid character U+00A0 (at position 1)',
+      'metadata.managedFields[0].manager: Invalid value: "a\\u00a0b\\u200b": invalid character U+200B (at position 4)',
+    ]);
   });
 });
 

@@ -5,36 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ApiError } from '../../src/api/errors.ts';
-import { messageSchema } from '../../src/schema/type-schema.ts';
 import { FieldManager, LAST_APPLIED_ANNOTATION } from '../../src/registry/managed-fields/index.ts';
 import { buildLastApplied } from '../../src/registry/managed-fields/last-applied.ts';
-
-type Obj = Record<string, any>;
-
-const deployments = () => new FieldManager({ schema: messageSchema('k8s.io.api.apps.v1.Deployment'), apiVersion: 'apps/v1', kind: 'Deployment', subresource: '' });
-const configMaps = () => new FieldManager({ schema: messageSchema('k8s.io.api.core.v1.ConfigMap'), apiVersion: 'v1', kind: 'ConfigMap', subresource: '' });
-
-const at = (s: number) => new Date(Date.UTC(2024, 0, 1, 0, 0, s));
-
-function stored(obj: object): Obj {
-  const o = obj as Obj;
-  o.metadata.uid ??= 'b8c7d4d2-uid';
-  return o;
-}
+import { apiErrorOf, at, byManager, configMaps, deployments, stored, type Obj } from './managed-fields-fixtures.ts';
 
 const lastAppliedOf = (obj: Obj): string | undefined => obj.metadata?.annotations?.[LAST_APPLIED_ANNOTATION];
-const byManager = (obj: Obj) => Object.fromEntries((obj.metadata?.managedFields ?? []).map((e: Obj) => [e.manager, e]));
-
-function apiErrorOf(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (err) {
-    assert.ok(err instanceof ApiError, `expected an ApiError, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('expected an error');
-}
 
 /** A Deployment in upstream's tests' shape. */
 function deployment(o: { labels?: Obj; replicas?: number; selector?: string; template?: string; containers?: Obj[] }): Obj {

@@ -5,31 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { messageSchema } from '../../src/schema/type-schema.ts';
-import { FieldManager, resetFieldsFor } from '../../src/registry/managed-fields/index.ts';
-import { pods } from '../../src/kinds/pod.ts';
-
-type Obj = Record<string, any>;
-
-const configMaps = () => new FieldManager({ schema: messageSchema('k8s.io.api.core.v1.ConfigMap'), apiVersion: 'v1', kind: 'ConfigMap', subresource: '' });
-const deployments = () => new FieldManager({ schema: messageSchema('k8s.io.api.apps.v1.Deployment'), apiVersion: 'apps/v1', kind: 'Deployment', subresource: '' });
-const podManager = (subresource = '') =>
-  new FieldManager({ schema: pods.schema, apiVersion: 'v1', kind: 'Pod', subresource, resetFields: resetFieldsFor(pods, subresource)! });
-
-/** A second of 2024-01-01, and how an entry's time reads for it. */
-const at = (s: number) => new Date(Date.UTC(2024, 0, 1, 0, 0, s));
-const stamp = (s: number) => at(s).toISOString().replace('.000Z', 'Z');
-
-/** What the store does to a created object that matters here: it gets a uid. */
-function stored(obj: object): Obj {
-  const o = obj as Obj;
-  o.metadata.uid ??= 'b8c7d4d2-uid';
-  return o;
-}
-
-const cm = (data: Record<string, string>, extra: Obj = {}): Obj => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'default', ...extra }, data });
-const entriesOf = (obj: Obj): Obj[] => obj.metadata?.managedFields ?? [];
-const byManager = (obj: Obj) => Object.fromEntries(entriesOf(obj).map((e) => [e.manager, e]));
+import { at, byManager, cm, configMaps, deployments, entriesOf, podManager, stamp, stored, type Obj } from './managed-fields-fixtures.ts';
 
 describe('create', () => {
   test("records the creator's fields, exactly as kube-apiserver does for a ConfigMap", () => {

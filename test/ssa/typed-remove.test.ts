@@ -5,20 +5,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { messageSchema, type FieldNode, type ObjectSchema } from '../../src/schema/type-schema.ts';
-import { FieldSet } from '../../src/ssa/fieldpath/field-set.ts';
-import { pathString, type JsonValue, type Path, type PathElement } from '../../src/ssa/fieldpath/path-element.ts';
+import { pathString, type JsonValue, type PathElement } from '../../src/ssa/fieldpath/path-element.ts';
 import { ensureNamedFieldsAreMembers, reconcileFieldSetWithSchema, removeItems } from '../../src/ssa/typed/index.ts';
+import { key, P, set } from './fixtures.ts';
 
 const deployment = messageSchema('k8s.io.api.apps.v1.Deployment');
 const configMap = messageSchema('k8s.io.api.core.v1.ConfigMap');
 
-const key = (fields: Record<string, JsonValue>): PathElement => ({
-  kind: 'key',
-  fields: Object.entries(fields).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-});
 const value = (v: JsonValue): PathElement => ({ kind: 'value', value: v });
-const P = (...parts: (string | PathElement)[]): Path => parts.map((p) => (typeof p === 'string' ? { kind: 'field', name: p } : p));
-const set = (...paths: Path[]): FieldSet => FieldSet.fromPaths(paths);
 const CONTAINERS = ['spec', 'template', 'spec', 'containers'];
 const containers = (...items: JsonValue[]): JsonValue => ({ spec: { template: { spec: { containers: items } } } });
 
@@ -28,7 +22,7 @@ describe('removeItems', () => {
       metadata: { labels: { a: '1', b: '2' }, finalizers: ['x', 'y'] },
       spec: { replicas: 1, paused: true, template: { spec: { containers: [{ name: 'a' }, { name: 'b', image: 'i' }] } } },
     };
-    const out = removeItems(v, set(P('metadata', 'labels', 'a'), P('metadata', 'finalizers', value('x')), P('spec', 'paused'), P(...CONTAINERS, key({ name: 'a' })), P(...CONTAINERS, key({ name: 'b' }), 'image')), deployment);
+    const out = removeItems(v, set(P('metadata', 'labels', 'a'), P('metadata', 'finalizers', value('x')), P('spec', 'paused'), P(...CONTAINERS, key('name', 'a')), P(...CONTAINERS, key('name', 'b'), 'image')), deployment);
     assert.deepEqual(out, {
       metadata: { labels: { b: '2' }, finalizers: ['y'] },
       spec: { replicas: 1, template: { spec: { containers: [{ name: 'b' }] } } },
@@ -37,14 +31,14 @@ describe('removeItems', () => {
 
   test('a container emptied by the removal becomes null and stays in its parent', () => {
     assert.deepEqual(removeItems({ metadata: { labels: { a: '1' } } }, set(P('metadata', 'labels', 'a')), configMap), { metadata: { labels: null } });
-    assert.deepEqual(removeItems(containers({ name: 'a' }), set(P(...CONTAINERS, key({ name: 'a' }))), deployment), {
+    assert.deepEqual(removeItems(containers({ name: 'a' }), set(P(...CONTAINERS, key('name', 'a'))), deployment), {
       spec: { template: { spec: { containers: null } } },
     });
     assert.equal(removeItems({ data: { a: 'b' } }, set(P('data')), configMap), null, 'the root itself');
   });
 
   test('an atomic or empty container the set reaches into becomes null', () => {
-    assert.deepEqual(removeItems(containers({ name: 'a', args: ['x', 'y'] }), set(P(...CONTAINERS, key({ name: 'a' }), 'args', value('x'))), deployment), containers({ name: 'a', args: null }));
+    assert.deepEqual(removeItems(containers({ name: 'a', args: ['x', 'y'] }), set(P(...CONTAINERS, key('name', 'a'), 'args', value('x'))), deployment), containers({ name: 'a', args: null }));
     assert.deepEqual(removeItems({ metadata: { finalizers: [] } }, set(P('metadata', 'finalizers', value('x'))), configMap), { metadata: { finalizers: null } });
   });
 
@@ -57,7 +51,7 @@ describe('removeItems', () => {
 
   test('removing a defaulted-key item by its full key, whether or not the item states the default', () => {
     const ports: JsonValue = [{ containerPort: 80 }, { containerPort: 80, protocol: 'UDP' }];
-    const out = removeItems(containers({ name: 'a', ports }), set(P(...CONTAINERS, key({ name: 'a' }), 'ports', key({ containerPort: 80, protocol: 'TCP' }))), deployment);
+    const out = removeItems(containers({ name: 'a', ports }), set(P(...CONTAINERS, key('name', 'a'), 'ports', key('containerPort', 80, 'protocol', 'TCP'))), deployment);
     assert.deepEqual(out, containers({ name: 'a', ports: [{ containerPort: 80, protocol: 'UDP' }] }));
   });
 
@@ -71,7 +65,7 @@ describe('removeItems', () => {
 
 describe('ensureNamedFieldsAreMembers', () => {
   test('adds declared struct fields on the way to owned paths, not list items or free map keys', () => {
-    const s = set(P(...CONTAINERS, key({ name: 'a' }), 'resources', 'limits', 'cpu'), P('metadata', 'labels', 'app'));
+    const s = set(P(...CONTAINERS, key('name', 'a'), 'resources', 'limits', 'cpu'), P('metadata', 'labels', 'app'));
     assert.deepEqual(ensureNamedFieldsAreMembers(s, deployment).paths().map(pathString).sort(), [
       '.metadata',
       '.metadata.labels',

@@ -8,59 +8,12 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { messageSchema } from '../../src/schema/type-schema.ts';
 import { pathString, type JsonValue } from '../../src/ssa/fieldpath/path-element.ts';
-import { ConflictsError, Updater, type ManagedFieldSets } from '../../src/ssa/updater.ts';
+import { ConflictsError, Updater } from '../../src/ssa/updater.ts';
+import { Cluster, sorted } from './fixtures.ts';
 
 const deployment = messageSchema('k8s.io.api.apps.v1.Deployment');
 const pod = messageSchema('k8s.io.api.core.v1.Pod');
 const configMap = messageSchema('k8s.io.api.core.v1.ConfigMap');
-
-/** A live object and its managers, driven like upstream's test fixture (live starts empty). */
-class Cluster {
-  live: JsonValue = {};
-  managers: ManagedFieldSets = new Map();
-  lastApplyResult: JsonValue | null | undefined;
-  readonly updater: Updater;
-
-  constructor(updater: Updater) {
-    this.updater = updater;
-  }
-
-  apply(manager: string, config: JsonValue, options: { version?: string; force?: boolean } = {}): void {
-    const r = this.updater.apply(this.live, config, options.version ?? 'v1', this.managers, manager, options.force ?? false);
-    this.managers = r.managers;
-    this.lastApplyResult = r.object;
-    if (r.object !== null) this.live = r.object;
-  }
-
-  update(manager: string, next: JsonValue, version = 'v1'): void {
-    const r = this.updater.update(this.live, next, version, this.managers, manager);
-    this.managers = r.managers;
-    this.live = r.object;
-  }
-
-  /** Conflicts an apply raises, as `manager path` strings. */
-  conflicts(manager: string, config: JsonValue, version = 'v1'): string[] {
-    try {
-      this.apply(manager, config, { version });
-    } catch (e) {
-      assert.ok(e instanceof ConflictsError, String(e));
-      return e.conflicts.map((c) => `${c.manager} ${pathString(c.path)}`);
-    }
-    assert.fail('expected conflicts');
-  }
-
-  owned(): Record<string, { paths: string[]; version: string; applied: boolean }> {
-    const out: Record<string, { paths: string[]; version: string; applied: boolean }> = {};
-    for (const [m, vs] of this.managers) out[m] = { paths: vs.set.paths().map(pathString).sort(), version: vs.apiVersion, applied: vs.applied };
-    return out;
-  }
-
-  paths(manager: string): string[] | undefined {
-    return this.owned()[manager]?.paths;
-  }
-}
-
-const sorted = (xs: string[]): string[] => [...xs].sort();
 
 function finalizers(...items: string[]): JsonValue {
   return { metadata: { finalizers: items } };
@@ -77,7 +30,7 @@ function liveContainers(cluster: Cluster): JsonValue {
 }
 
 describe('sets (finalizers): set_test', () => {
-  const cm = (): Cluster => new Cluster(new Updater(configMap));
+  const cm = (): Cluster => new Cluster(configMap);
 
   test('apply twice grows the set in the configuration order', () => {
     const c = cm();
@@ -136,7 +89,7 @@ describe('sets (finalizers): set_test', () => {
 });
 
 describe('list maps (containers by name): key_test and multiple appliers', () => {
-  const dep = (): Cluster => new Cluster(new Updater(deployment));
+  const dep = (): Cluster => new Cluster(deployment);
 
   test('an item the applier no longer applies is replaced by the new one', () => {
     const c = dep();
@@ -213,7 +166,7 @@ describe('nested list maps (env inside containers): nested and multiple appliers
   const item = (name: string): string[] => [`${C}[name="${name}"]`, `${C}[name="${name}"].name`];
 
   test('remove one, keep one with sub-items of another applier', () => {
-    const c = new Cluster(new Updater(deployment));
+    const c = new Cluster(deployment);
     c.apply('apply-one', containers({ name: 'a' }, { name: 'b', env: env('c') }));
     c.apply('apply-two', containers({ name: 'b', env: env('d') }), { version: 'v2' });
     c.apply('apply-one', containers({ name: 'a' }), { version: 'v3' });
@@ -223,7 +176,7 @@ describe('nested list maps (env inside containers): nested and multiple appliers
   });
 
   test('a dangling sub-item added by an updater survives the applier dropping its parent item', () => {
-    const c = new Cluster(new Updater(deployment));
+    const c = new Cluster(deployment);
     c.apply('apply-one', containers({ name: 'a' }, { name: 'b', env: env('c') }));
     c.apply('apply-two', containers({ name: 'b', env: env('d') }), { version: 'v2' });
     c.update('controller', containers({ name: 'a' }, { name: 'b', env: env('c', 'd', 'e') }), 'v2');
@@ -234,7 +187,7 @@ describe('nested list maps (env inside containers): nested and multiple appliers
   });
 
   test('an item only an updater added sub-items to is removed with them when its applier drops it', () => {
-    const c = new Cluster(new Updater(deployment));
+    const c = new Cluster(deployment);
     c.apply('apply-one', containers({ name: 'a' }, { name: 'b', env: env('c') }));
     c.apply('apply-two', containers({ name: 'a', env: env('b') }), { version: 'v2' });
     c.update('controller', containers({ name: 'a', env: env('b') }, { name: 'b', env: env('c', 'd') }), 'v2');
@@ -251,7 +204,7 @@ describe('scalars and structs: leaf_test and field unsetting', () => {
   const podSpec = (spec: Record<string, JsonValue>): JsonValue => ({ spec });
 
   test('apply, update, apply with a conflict on the updater’s field, then force', () => {
-    const c = new Cluster(new Updater(pod));
+    const c = new Cluster(pod);
     c.apply('default', podSpec({ priority: 1, hostname: 'string' }));
     c.update('controller', podSpec({ priority: 1, hostname: 'controller string', hostNetwork: true }), 'v2');
     assert.deepEqual(c.conflicts('default', podSpec({ priority: 2, hostname: 'user string' })), ['controller .spec.hostname']);
@@ -264,7 +217,7 @@ describe('scalars and structs: leaf_test and field unsetting', () => {
   });
 
   test('an updater that changed the applied value takes the field; the applier then omitting it removes nothing', () => {
-    const c = new Cluster(new Updater(pod));
+    const c = new Cluster(pod);
     c.apply('default', podSpec({ priority: 2 }));
     c.update('controller', podSpec({ priority: 1 }));
     assert.deepEqual(Object.keys(c.owned()), ['controller'], 'the applier lost its only field');
@@ -275,7 +228,7 @@ describe('scalars and structs: leaf_test and field unsetting', () => {
   });
 
   test('unset a scalar owned alone: removed', () => {
-    const c = new Cluster(new Updater(deployment));
+    const c = new Cluster(deployment);
     c.apply('apply-one', { spec: { minReadySeconds: 1, revisionHistoryLimit: 5 } });
     c.apply('apply-one', { spec: { minReadySeconds: 1 } }, { version: 'v2' });
     assert.deepEqual(c.live, { spec: { minReadySeconds: 1 } });
@@ -283,7 +236,7 @@ describe('scalars and structs: leaf_test and field unsetting', () => {
   });
 
   test('unset a scalar shared with another applier: kept, owned by the other only', () => {
-    const c = new Cluster(new Updater(deployment));
+    const c = new Cluster(deployment);
     c.apply('apply-one', { spec: { minReadySeconds: 1, revisionHistoryLimit: 5 } });
     c.apply('apply-two', { spec: { revisionHistoryLimit: 5 } }, { version: 'v2' });
     c.apply('apply-one', { spec: { minReadySeconds: 1 } }, { version: 'v3' });
@@ -293,7 +246,7 @@ describe('scalars and structs: leaf_test and field unsetting', () => {
   });
 
   test('unset a scalar shared with an updater: kept; the updater (which created the object) also owns .spec', () => {
-    const c = new Cluster(new Updater(deployment));
+    const c = new Cluster(deployment);
     c.update('updater', { spec: { minReadySeconds: 1, revisionHistoryLimit: 5 } });
     c.apply('applier', { spec: { minReadySeconds: 1, revisionHistoryLimit: 5 } }, { version: 'v2' });
     c.apply('applier', { spec: { minReadySeconds: 1 } }, { version: 'v3' });
@@ -305,7 +258,7 @@ describe('scalars and structs: leaf_test and field unsetting', () => {
   });
 
   test('an updater changing an applied field claims it', () => {
-    const c = new Cluster(new Updater(deployment));
+    const c = new Cluster(deployment);
     c.apply('applier', { spec: { minReadySeconds: 1, revisionHistoryLimit: 5 } });
     c.update('updater', { spec: { minReadySeconds: 1, revisionHistoryLimit: 6 } }, 'v2');
     assert.deepEqual(c.paths('updater'), ['.spec.revisionHistoryLimit']);
@@ -313,14 +266,14 @@ describe('scalars and structs: leaf_test and field unsetting', () => {
   });
 
   test('unset a nested struct owned alone: the whole struct goes', () => {
-    const c = new Cluster(new Updater(deployment));
+    const c = new Cluster(deployment);
     c.apply('apply-one', { spec: { minReadySeconds: 1, strategy: { type: 'Recreate' } } });
     c.apply('apply-one', { spec: { minReadySeconds: 1 } });
     assert.deepEqual(c.live, { spec: { minReadySeconds: 1 } });
   });
 
   test('unset a nested struct shared with another applier: kept', () => {
-    const c = new Cluster(new Updater(deployment));
+    const c = new Cluster(deployment);
     c.apply('apply-one', { spec: { minReadySeconds: 1, strategy: { type: 'Recreate' } } });
     c.apply('apply-two', { spec: { strategy: { type: 'Recreate' } } });
     c.apply('apply-one', { spec: { minReadySeconds: 1 } });
@@ -330,7 +283,7 @@ describe('scalars and structs: leaf_test and field unsetting', () => {
   });
 
   test('removing a map key leaves the map itself when another manager owns it (as upstream, a null map)', () => {
-    const c = new Cluster(new Updater(configMap));
+    const c = new Cluster(configMap);
     c.update('creator', { metadata: { labels: { keep: 'x' } } });
     c.apply('applier', { metadata: { labels: { keep: 'x', mine: 'y' } } });
     c.update('creator', { metadata: { labels: { mine: 'y' } } });
@@ -342,7 +295,7 @@ describe('scalars and structs: leaf_test and field unsetting', () => {
 
 describe('atomic fields', () => {
   test('atomic map (nodeSelector): any change conflicts on the whole map; force replaces it whole', () => {
-    const c = new Cluster(new Updater(pod));
+    const c = new Cluster(pod);
     c.apply('apply-one', { spec: { nodeSelector: { field1: 'a' } } });
     assert.deepEqual(c.conflicts('apply-two', { spec: { nodeSelector: { field2: 'b' } } }), ['apply-one .spec.nodeSelector']);
     c.apply('apply-two', { spec: { nodeSelector: { field2: 'b' } } }, { force: true });
@@ -351,7 +304,7 @@ describe('atomic fields', () => {
   });
 
   test('atomic list (args) is replaced whole by the applied value, owned as one field', () => {
-    const c = new Cluster(new Updater(deployment));
+    const c = new Cluster(deployment);
     c.apply('one', containers({ name: 'a', args: ['x', 'y'] }));
     c.apply('one', containers({ name: 'a', args: ['z'] }));
     assert.deepEqual(liveContainers(c), [{ name: 'a', args: ['z'] }]);
@@ -360,7 +313,7 @@ describe('atomic fields', () => {
   });
 
   test('atomic struct (LabelSelector): another applier conflicts on .spec.selector, not on its leaves', () => {
-    const c = new Cluster(new Updater(deployment));
+    const c = new Cluster(deployment);
     c.apply('one', { spec: { selector: { matchLabels: { app: 'x' } } } });
     assert.deepEqual(c.paths('one'), ['.spec.selector']);
     assert.deepEqual(c.conflicts('two', { spec: { selector: { matchLabels: { app: 'x', tier: 'y' } } } }), ['one .spec.selector']);
@@ -369,7 +322,7 @@ describe('atomic fields', () => {
 
 describe('conflicts', () => {
   test('several conflicts: sorted by manager, then set order; message grouped as upstream prints it', () => {
-    const c = new Cluster(new Updater(pod));
+    const c = new Cluster(pod);
     c.update('mid', { spec: { schedulerName: 's' } });
     c.update('zeta', { spec: { schedulerName: 's', hostname: 'h', priority: 1 } });
     c.apply('alpha', { spec: { hostNetwork: false, subdomain: 's' } });
@@ -400,7 +353,7 @@ describe('conflicts', () => {
   });
 
   test('one conflict prints on one line; the managers given are untouched', () => {
-    const c = new Cluster(new Updater(pod));
+    const c = new Cluster(pod);
     c.apply('a', { spec: { hostname: 'x' } });
     const before = c.managers;
     const snapshot = JSON.stringify([...before].map(([m, v]) => [m, v.set.paths().map(pathString)]));
@@ -412,7 +365,7 @@ describe('conflicts', () => {
   });
 
   test('a manager at another apiVersion conflicts on the same paths (no conversion: one schema per kind)', () => {
-    const c = new Cluster(new Updater(pod));
+    const c = new Cluster(pod);
     c.apply('old', { spec: { hostname: 'x' } }, { version: 'v1beta1' });
     assert.deepEqual(c.conflicts('new', { spec: { hostname: 'y' } }, 'v1'), ['old .spec.hostname']);
   });
@@ -420,7 +373,7 @@ describe('conflicts', () => {
 
 describe('no-op detection and purity', () => {
   test('re-applying the same configuration returns null and keeps the managers', () => {
-    const c = new Cluster(new Updater(deployment));
+    const c = new Cluster(deployment);
     c.apply('one', containers({ name: 'a', image: 'x' }));
     const managers = c.owned();
     c.apply('one', containers({ name: 'a', image: 'x' }));

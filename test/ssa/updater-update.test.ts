@@ -6,47 +6,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { messageSchema, type FieldNode, type ObjectSchema } from '../../src/schema/type-schema.ts';
-import { FieldSet } from '../../src/ssa/fieldpath/field-set.ts';
-import { pathString, type JsonValue, type Path, type PathElement } from '../../src/ssa/fieldpath/path-element.ts';
+import { pathString, type JsonValue, type PathElement } from '../../src/ssa/fieldpath/path-element.ts';
 import { ConflictsError, Updater, type ManagedFieldSets, type UpdaterOptions } from '../../src/ssa/updater.ts';
+import { Cluster, P, set as setOf, sorted } from './fixtures.ts';
 
 const deployment = messageSchema('k8s.io.api.apps.v1.Deployment');
 const pod = messageSchema('k8s.io.api.core.v1.Pod');
 const configMap = messageSchema('k8s.io.api.core.v1.ConfigMap');
-
-class Cluster {
-  live: JsonValue = {};
-  managers: ManagedFieldSets = new Map();
-  lastApplyResult: JsonValue | null | undefined;
-  readonly updater: Updater;
-
-  constructor(schema: ObjectSchema, options?: UpdaterOptions) {
-    this.updater = new Updater(schema, options);
-  }
-
-  apply(manager: string, config: JsonValue, options: { version?: string; force?: boolean } = {}): void {
-    const r = this.updater.apply(this.live, config, options.version ?? 'v1', this.managers, manager, options.force ?? false);
-    this.managers = r.managers;
-    this.lastApplyResult = r.object;
-    if (r.object !== null) this.live = r.object;
-  }
-
-  update(manager: string, next: JsonValue, version = 'v1'): void {
-    const r = this.updater.update(this.live, next, version, this.managers, manager);
-    this.managers = r.managers;
-    this.live = r.object;
-  }
-
-  paths(manager: string): string[] | undefined {
-    const vs = this.managers.get(manager);
-    return vs ? vs.set.paths().map(pathString).sort() : undefined;
-  }
-}
-
-const sorted = (xs: string[]): string[] => [...xs].sort();
-const field = (name: string): PathElement => ({ kind: 'field', name });
-const P = (...names: (string | PathElement)[]): Path => names.map((n) => (typeof n === 'string' ? field(n) : n));
-const setOf = (...paths: Path[]): FieldSet => FieldSet.fromPaths(paths);
 
 describe('update: ownership of a non-apply write', () => {
   test('the creator owns what it added, parents included; a later writer takes what it changes', () => {

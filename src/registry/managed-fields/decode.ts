@@ -1,5 +1,5 @@
 import { fieldSetFromFieldsV1 } from '../../ssa/fieldpath/index.ts';
-import { FIELDS_V1, OPERATION_APPLY, OPERATION_UPDATE } from './entry.ts';
+import { FIELDS_V1, OPERATION_APPLY, OPERATION_UPDATE, STRING_FIELDS } from './entry.ts';
 import { buildManagerIdentifier } from './identifier.ts';
 import { emptyManaged, type Managed } from './managed.ts';
 import { parseTimeSeconds } from './time.ts';
@@ -81,7 +81,7 @@ export function decodeOrEmpty(raw: unknown): Managed {
 /** Go's zero ManagedFieldsEntry: every field empty or null (unknown keys do not count, as Go ignores them). */
 function isZeroEntry(entry: unknown): boolean {
   if (!isObject(entry)) return false;
-  for (const key of ['manager', 'operation', 'apiVersion', 'fieldsType', 'subresource']) {
+  for (const key of STRING_FIELDS) {
     const v = entry[key];
     if (v !== undefined && v !== null && v !== '') return false;
   }

@@ -16,6 +16,9 @@ export const OPERATION_APPLY = 'Apply';
 export const OPERATION_UPDATE = 'Update';
 export const FIELDS_V1 = 'FieldsV1';
 
+/** The entry's plain string fields (time is a metav1.Time, fieldsV1 an object). */
+export const STRING_FIELDS = ['manager', 'operation', 'apiVersion', 'fieldsType', 'subresource'] as const;
+
 /** The Go struct's field order: entries are written in it, as upstream serializes them. */
 const FIELD_ORDER = ['manager', 'operation', 'apiVersion', 'time', 'fieldsType', 'fieldsV1', 'subresource'] as const;
 

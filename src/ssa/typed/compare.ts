@@ -11,9 +11,8 @@ import { valuesEqual } from '../fieldpath/value-order.ts';
 import { deduceAtom, mapEntryAtom, NO_ATOM, type Atom, type ListAtom, type MapAtom, type ScalarKind } from './atoms.ts';
 import { errorAt, withPrefix, type ValidationError } from './errors.ts';
 import { isJsonObject, type JsonObject } from './json.ts';
-import { listItemName } from './list-items.ts';
-import { peKey } from './pe-key.ts';
-import { scalarErrors } from './validate.ts';
+import { forEachNamedItem } from './list-items.ts';
+import { scalarPairErrors } from './validate.ts';
 
 export interface RawComparison {
   readonly added: Path[];
@@ -72,11 +71,9 @@ function doLeaf(w: Walker, out: RawComparison): void {
 }
 
 function compareScalars(kind: ScalarKind, w: Walker, out: RawComparison): ValidationError[] {
-  const lerrs = scalarErrors(kind, w.lhs, 'lhs: ');
-  const rerrs = scalarErrors(kind, w.rhs, 'rhs: ');
-  if (lerrs.length > 0 && rerrs.length > 0) return [...lerrs, ...rerrs];
-  doLeaf(w, out);
-  return [];
+  const errors = scalarPairErrors(kind, w.lhs, w.rhs);
+  if (errors.length === 0) doLeaf(w, out);
+  return errors;
 }
 
 function descend(w: Walker, pe: PathElement, lhs: JsonValue | undefined, rhs: JsonValue | undefined, atom: Atom, out: RawComparison): ValidationError[] {
@@ -95,16 +92,10 @@ function groupItems(
   side: 'lhs' | 'rhs',
   errors: ValidationError[],
 ): void {
-  items.forEach((child, i) => {
-    const named = listItemName(list, child);
-    if (named.error !== undefined) {
-      errors.push(...errorAt(`element ${i}: ${named.error}`));
-      return;
-    }
-    const key = peKey(named.pe);
+  forEachNamedItem(list, items, errors, (pe, key, item) => {
     let group = groups.get(key);
-    if (!group) groups.set(key, (group = { pe: named.pe, lhs: [], rhs: [] }));
-    group[side].push(child);
+    if (!group) groups.set(key, (group = { pe, lhs: [], rhs: [] }));
+    group[side].push(item);
   });
 }
 

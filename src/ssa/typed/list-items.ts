@@ -5,7 +5,9 @@
 import { goQuoteList } from '../../api/go/quote.ts';
 import { sortKeyFields, type JsonValue, type PathElement } from '../fieldpath/path-element.ts';
 import type { ListAtom } from './atoms.ts';
+import { errorAt, type ValidationError } from './errors.ts';
 import { isJsonObject } from './json.ts';
+import { peKey } from './pe-key.ts';
 
 export type ItemName = { readonly pe: PathElement; readonly error?: undefined } | { readonly pe?: undefined; readonly error: string };
 
@@ -44,4 +46,22 @@ function setItemName(child: JsonValue): ItemName {
 export function listItemName(list: ListAtom, child: JsonValue): ItemName {
   if (list.relationship !== 'associative') return { error: 'invalid indexing of non-associative list' };
   return list.keys.length > 0 ? keyedItemName(list, child) : setItemName(child);
+}
+
+/**
+ * Names each item of an associative list for compare and merge: `each` gets the item's path element
+ * and its peKey; an item that cannot be named is reported (`element i: …`) and skipped.
+ */
+export function forEachNamedItem(
+  list: ListAtom,
+  items: readonly JsonValue[],
+  errors: ValidationError[],
+  each: (pe: PathElement, key: string, item: JsonValue) => void,
+): void {
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    const named = listItemName(list, item);
+    if (named.error !== undefined) errors.push(...errorAt(`element ${i}: ${named.error}`));
+    else each(named.pe, peKey(named.pe), item);
+  }
 }

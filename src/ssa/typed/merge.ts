@@ -16,9 +16,8 @@ import { pathElementString, type JsonValue, type PathElement } from '../fieldpat
 import { deduceAtom, mapEntryAtom, NO_ATOM, type Atom, type ListAtom, type MapAtom, type ScalarKind } from './atoms.ts';
 import { errorAt, withPrefix, type ValidationError } from './errors.ts';
 import { isJsonObject, type JsonObject } from './json.ts';
-import { listItemName } from './list-items.ts';
-import { peKey } from './pe-key.ts';
-import { scalarErrors } from './validate.ts';
+import { forEachNamedItem } from './list-items.ts';
+import { scalarPairErrors } from './validate.ts';
 
 interface Walker {
   lhs: JsonValue | undefined;
@@ -61,11 +60,9 @@ function doLeaf(w: Walker): void {
 }
 
 function mergeScalars(kind: ScalarKind, w: Walker): ValidationError[] {
-  const lerrs = scalarErrors(kind, w.lhs, 'lhs: ');
-  const rerrs = scalarErrors(kind, w.rhs, 'rhs: ');
-  if (lerrs.length > 0 && rerrs.length > 0) return [...lerrs, ...rerrs];
-  doLeaf(w);
-  return [];
+  const errors = scalarPairErrors(kind, w.lhs, w.rhs);
+  if (errors.length === 0) doLeaf(w);
+  return errors;
 }
 
 function mergeChild(
@@ -90,20 +87,14 @@ interface Indexed {
 
 function indexItems(list: ListAtom, items: readonly JsonValue[], allowDuplicates: boolean, errors: ValidationError[]): Indexed {
   const indexed: Indexed = { names: [], keys: [], byKey: new Map() };
-  items.forEach((child, i) => {
-    const named = listItemName(list, child);
-    if (named.error !== undefined) {
-      errors.push(...errorAt(`element ${i}: ${named.error}`));
-      return;
-    }
-    const key = peKey(named.pe);
+  forEachNamedItem(list, items, errors, (pe, key, item) => {
     const found = indexed.byKey.has(key);
     if (found && !allowDuplicates) {
-      errors.push(...errorAt(`duplicate entries for key ${pathElementString(named.pe)}`));
+      errors.push(...errorAt(`duplicate entries for key ${pathElementString(pe)}`));
       return;
     }
-    indexed.byKey.set(key, found ? null : child);
-    indexed.names.push(named.pe);
+    indexed.byKey.set(key, found ? null : item);
+    indexed.names.push(pe);
     indexed.keys.push(key);
   });
   return indexed;

@@ -34,6 +34,17 @@ export function scalarErrors(kind: ScalarKind, v: JsonValue | undefined, prefix:
   }
 }
 
+/**
+ * A scalar position as compare and merge check it: the walk goes on when either side is a valid
+ * scalar, and fails with both sides' errors only when neither is.
+ */
+export function scalarPairErrors(kind: ScalarKind, lhs: JsonValue | undefined, rhs: JsonValue | undefined): ValidationError[] {
+  const lerrs = scalarErrors(kind, lhs, 'lhs: ');
+  if (lerrs.length === 0) return lerrs;
+  const rerrs = scalarErrors(kind, rhs, 'rhs: ');
+  return rerrs.length === 0 ? rerrs : [...lerrs, ...rerrs];
+}
+
 function validateList(list: ListAtom, v: JsonValue, allowDuplicates: boolean): ValidationError[] {
   if (v === null) return [];
   if (!Array.isArray(v)) return errorAt(`expected list, got ${goValueWrapper(v)}`);

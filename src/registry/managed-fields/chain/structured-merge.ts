@@ -3,6 +3,7 @@ import { cloneJson } from '../../../codecs/deep-json.ts';
 import type { JsonValue } from '../../../ssa/fieldpath/index.ts';
 import { SchemaError } from '../../../ssa/typed/index.ts';
 import type { Updater } from '../../../ssa/updater.ts';
+import { STRING_FIELDS } from '../entry.ts';
 import type { Managed } from '../managed.ts';
 import { describeObject, groupVersionString, isJsonObject, managedFieldsOf, objectGvk, withoutManagedFields, type GroupVersionKind, type JsonObject } from '../object-meta.ts';
 import type { ApplyResult, Manager, UpdateResult } from './manager.ts';
@@ -81,7 +82,7 @@ function hasManagedFieldsList(config: JsonObject): boolean {
 
 function readableEntry(entry: unknown): boolean {
   if (!isJsonObject(entry)) return false;
-  for (const key of ['manager', 'operation', 'apiVersion', 'fieldsType', 'subresource']) {
+  for (const key of STRING_FIELDS) {
     const v = entry[key];
     if (v !== undefined && v !== null && typeof v !== 'string') return false;
   }
