@@ -1,5 +1,6 @@
 import { admissionPluginNames } from './admission/index.ts';
 import { parseControllers } from './controllers/controller-names.ts';
+import { auditFlagProblems } from './audit/flags.ts';
 
 /**
  * Server settings: each flag (named after kube-apiserver's where one exists) can also come from the
@@ -88,7 +89,7 @@ export const FLAGS: readonly FlagDefinition[] = [
     'enable-admission-plugins',
     'list',
     '',
-    'Admission plugins to enable in addition to the default ones (NamespaceLifecycle). This server has: AlwaysAdmit, NamespaceLifecycle, AlwaysDeny; they run in kube-apiserver\'s order whatever the order here.',
+    'Admission plugins to enable in addition to the default ones (NamespaceLifecycle, LimitRanger, ServiceAccount, PodSecurity, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota). This server has: AlwaysAdmit, NamespaceLifecycle, LimitRanger, ServiceAccount, PodSecurity, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota, AlwaysDeny; they run in kube-apiserver\'s order whatever the order here.',
   ),
   flag('disable-admission-plugins', 'list', '', 'Admission plugins to disable although they are enabled by default (any kube-apiserver plugin name is accepted).'),
   flag('runtime-config', 'list', '', 'Enable or disable API group versions or resources: <group>/<version>[=true|false], <group>/<version>/<resource>=false, api/all=false.'),
@@ -123,6 +124,16 @@ export const FLAGS: readonly FlagDefinition[] = [
   flag('shutdown-send-retry-after', 'bool', 'false', 'At shutdown, keep listening until in-flight requests are done and answer new ones with 429 and Retry-After (instead of refusing new connections).'),
   flag('shutdown-timeout', 'duration', '60s', 'Longest time to wait for in-flight requests at shutdown.'),
   flag('livez-grace-period', 'duration', '0s', 'Time after start during which livez reports healthy regardless of checks.'),
+  flag('audit-policy-file', 'string', '', 'Audit policy (an audit.k8s.io/v1 Policy file): which requests are audited, at which level (None, Metadata, Request, RequestResponse); nothing is audited without it.'),
+  flag('audit-log-path', 'string', '', 'Audit log file, one audit.k8s.io/v1 Event per line; - is standard output. Needs --audit-policy-file to record anything.'),
+  flag('audit-log-maxsize', 'int', '0', 'Size in megabytes at which the audit log is rotated (renamed with its UTC time before the extension, as audit-2025-01-02T03-04-05.000.log); 0 means 100.'),
+  flag('audit-log-maxbackup', 'int', '0', 'Most rotated audit log files kept; 0 keeps all.'),
+  flag('audit-log-maxage', 'int', '0', 'Most days a rotated audit log file is kept, by the time in its name; 0 keeps them all.'),
+  flag('audit-log-compress', 'bool', 'false', 'gzip rotated audit log files.'),
+  flag('audit-log-format', 'string', 'json', 'Audit log format: json (one Event object per line) or legacy (one line of text per event).'),
+  flag('audit-log-mode', 'string', 'blocking', 'How events are written: blocking (before the request goes on; failures are logged), blocking-strict (a request whose first event cannot be written fails with 500) or batch (queued and written in the background; dropped when the queue is full).'),
+  flag('audit-log-batch-buffer-size', 'int', '10000', 'Events queued at most in batch mode before new ones are dropped.'),
+  flag('audit-log-version', 'string', 'audit.k8s.io/v1', 'API group and version of the events written (only audit.k8s.io/v1).'),
   flag('log-level', 'string', 'info', 'pino log level: fatal, error, warn, info, debug, trace.'),
 ];
 
@@ -191,6 +202,16 @@ export interface Config {
   shutdownSendRetryAfter: boolean;
   shutdownTimeoutMs: number;
   livezGracePeriodMs: number;
+  auditPolicyFile: string;
+  auditLogPath: string;
+  auditLogMaxsize: number;
+  auditLogMaxbackup: number;
+  auditLogMaxage: number;
+  auditLogCompress: boolean;
+  auditLogFormat: string;
+  auditLogMode: string;
+  auditLogBatchBufferSize: number;
+  auditLogVersion: string;
   logLevel: string;
 }
 
@@ -293,6 +314,8 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   } catch (err) {
     throw new ConfigError(`--controllers: ${(err as Error).message}`);
   }
+  const auditProblems = auditFlagProblems(config);
+  if (auditProblems.length > 0) throw new ConfigError(auditProblems.length === 1 ? auditProblems[0]! : `[${auditProblems.join(', ')}]`);
   try {
     admissionPluginNames(config.enableAdmissionPlugins, config.disableAdmissionPlugins);
   } catch (err) {

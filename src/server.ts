@@ -9,6 +9,7 @@ import { ensurePki } from './auth/pki/ensure-pki.ts';
 import type { Config } from './config.ts';
 import { startControllers, type Controllers } from './controllers/controller-manager.ts';
 import { buildApp } from './http/app.ts';
+import { setUpAudit } from './audit/options.ts';
 import { drainServer } from './http/drain-server.ts';
 import { ShutdownGate } from './http/shutdown-gate.ts';
 import { ApiSurface } from './registry/api-surface.ts';
@@ -76,6 +77,9 @@ export async function startServer(config: Config, baseLogger: Logger = pino({ le
  */
 async function bringUp(config: Config, logger: Logger, closers: Closers): Promise<RunningServer> {
   const gates = featureGates(config.featureGates);
+  // First: a bad audit policy stops the start before anything else is up; the log closes last.
+  const audit = await setUpAudit(config, logger);
+  closers.add('audit log', () => audit.close());
   const { database, storage } = await openStorage(config, logger, closers);
   const { surface, namespaceView } = await buildApi(config, storage, logger, closers);
   startCompactor(config, database, logger, closers);
@@ -110,6 +114,7 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
     logger,
     compression: gates.get('APIResponseCompression') === true,
     serverAddress: () => serverAddress,
+    ...(audit.auditor ? { auditor: audit.auditor } : {}),
   });
   const { server, port, url, address } = await listen(config, tls, app.callback(), closers);
   serverAddress = address;

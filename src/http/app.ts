@@ -6,6 +6,7 @@ import { ApiError, internalError } from '../api/errors.ts';
 import { authenticate } from '../auth/authn/authenticate.ts';
 import { impersonation } from '../auth/impersonation.ts';
 import { authorize } from '../auth/authz/authorize.ts';
+import { auditId, type Auditor } from '../audit/auditor.ts';
 import type { AuthSetup } from '../auth/setup.ts';
 import type { ApiSurface } from '../registry/api-surface.ts';
 import { closeUnreadBodies } from './close-unread-bodies.ts';
@@ -34,12 +35,16 @@ export interface AppOptions {
   readonly logger: Logger;
   readonly compression: boolean;
   readonly serverAddress: () => string;
+  /** Auditing (`--audit-policy-file` and `--audit-log-path`); absent, the request path has no audit step. */
+  readonly auditor?: Auditor;
 }
 
 /**
  * The whole request path in one place, outermost first:
- * closing connections with unread bodies → errors → request info → shutdown gate → request timeout →
- * authentication → impersonation → max in flight → authorization → warnings → compression → routes → resources.
+ * Audit-Id → closing connections with unread bodies → errors → request info → shutdown gate →
+ * [audit entry] → request timeout → authentication → [audit start] → impersonation → max in flight →
+ * authorization → warnings → compression → [audit capture] → routes → resources. The audit steps
+ * are there only when auditing is on.
  */
 export function buildApp(options: AppOptions): Koa {
   const app = new Koa();
@@ -54,18 +59,23 @@ export function buildApp(options: AppOptions): Koa {
   registerOpenApiRoutes(router, options.surface);
   for (const register of options.auth.routes) register(router);
 
+  const auditor = options.auditor;
+  app.use(auditId());
   app.use(requestLog(options.logger));
   app.use(closeUnreadBodies());
   app.use(statusErrors(options.logger));
   app.use(requestInfo());
   app.use(options.shutdownGate.middleware());
+  if (auditor) app.use(auditor.entry());
   app.use(requestTimeout(options.settings.requestTimeoutMs, options.logger));
   app.use(authenticate(options.auth.authenticators, { anonymous: options.auth.anonymous }));
+  if (auditor) app.use(auditor.start());
   app.use(impersonation(options.auth.services.access));
   app.use(maxInFlight(options.maxInFlight));
-  app.use(authorize(options.auth.authorizers));
+  app.use(authorize(auditor ? auditor.authorizers(options.auth.authorizers) : options.auth.authorizers));
   app.use(warningHeaders(options.logger));
   if (options.compression) app.use(compressReads());
+  if (auditor) app.use(auditor.capture());
   const settings: HandlerSettings = { ...options.settings, watchTermination: options.shutdownGate.watchTermination };
   app.use(resourceHandler(options.surface, settings, options.logger));
   app.use(router.routes());

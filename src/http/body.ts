@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { badRequest, requestEntityTooLarge } from '../api/errors.ts';
+import { noteRequestBody } from '../audit/auditor.ts';
 
 /**
  * Reads the raw request body, refusing more than `limit` bytes with 413 (by Content-Length when it
@@ -27,5 +28,8 @@ export async function readBody(ctx: Context, limit: number): Promise<Buffer> {
     if ((err as { status?: unknown }).status !== undefined || (err as Error).name === 'ApiError') throw err;
     throw badRequest(`error reading the request body: ${(err as Error).message}`);
   }
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+  const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+  // An audited request's event carries the body (requestObject) and the name it gives (objectRef).
+  noteRequestBody(ctx, body);
+  return body;
 }
