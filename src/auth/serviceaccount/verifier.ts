@@ -9,6 +9,7 @@
  * replaced, so revocation is as prompt as the informers.
  */
 import { createHash } from 'node:crypto';
+import { goQuoteList } from '../../api/go/quote.ts';
 import type { TokenVerified, TokenVerifier } from '../authn/bearer-token-authenticator.ts';
 import type { UserInfo } from '../user.ts';
 import { readKubernetesClaim, serviceAccountGroups, serviceAccountUsername } from './claims.ts';
@@ -30,11 +31,6 @@ export const EXTRA_POD_UID = 'authentication.kubernetes.io/pod-uid';
 export const EXTRA_NODE_NAME = 'authentication.kubernetes.io/node-name';
 export const EXTRA_NODE_UID = 'authentication.kubernetes.io/node-uid';
 export const EXTRA_CREDENTIAL_ID = 'authentication.kubernetes.io/credential-id';
-
-/** Go's %q of a []string: `["a" "b"]`, as upstream's audience error prints it. */
-export function goQuotedList(values: readonly string[]): string {
-  return `[${values.map((v) => JSON.stringify(v)).join(' ')}]`;
-}
 
 export interface ServiceAccountVerifierOptions {
   readonly issuers: readonly string[];
@@ -88,7 +84,7 @@ export class ServiceAccountTokenVerifier implements TokenVerifier {
     } else {
       const tokenAudiences = audienceList(jws.payload.aud);
       const matched = audiences.filter((a) => tokenAudiences.includes(a));
-      if (matched.length === 0) throw new Error(`token audiences ${goQuotedList(tokenAudiences)} is invalid for the target audiences ${goQuotedList(audiences)}`);
+      if (matched.length === 0) throw new Error(`token audiences ${goQuoteList(tokenAudiences)} is invalid for the target audiences ${goQuoteList(audiences)}`);
       this.#checkTimes(jws.payload, now);
       verified = { user: this.#boundUser(jws.payload, now), audiences: matched };
       if (typeof jws.payload.exp === 'number') expiresAt = jws.payload.exp * 1000;

@@ -15,7 +15,7 @@ import {
   type FieldProblem,
 } from '../../registry/field-validation.ts';
 import { apiVersionOf } from '../../registry/kind.ts';
-import { goQuote } from '../../api/go/quote.ts';
+import { fieldManagerErrors } from '../../registry/managed-fields/validate-managed-fields.ts';
 import { readBody } from '../body.ts';
 import { servesCbor, type ApiState, type RequestScope } from '../scope.ts';
 
@@ -35,7 +35,7 @@ export function writeParams(ctx: Context, leading: readonly FieldError[] = []): 
   const { dryRun, errors: dryRunProblems } = dryRunErrors(ctx.URL.searchParams.getAll('dryRun'));
   // Upstream's order: the verb's own rules (`leading`: PATCH's force and apply's fieldManager), fieldManager, dryRun, fieldValidation.
   const fieldManager = ctx.URL.searchParams.get('fieldManager') ?? '';
-  const errors = [...leading, ...fieldManagerErrors(fieldManager), ...dryRunProblems];
+  const errors = [...leading, ...fieldManagerErrors(fieldManager, 'fieldManager'), ...dryRunProblems];
   const raw = ctx.URL.searchParams.get('fieldValidation');
   const fieldValidation = parseFieldValidation(raw);
   if (!fieldValidation) {
@@ -46,30 +46,6 @@ export function writeParams(ctx: Context, leading: readonly FieldError[] = []): 
     throw invalid('meta.k8s.io', OPTIONS_KIND[verb] ?? 'CreateOptions', '', errors);
   }
   return { dryRun, fieldValidation, ...(fieldManager ? { fieldManager } : {}) };
-}
-
-/** Upstream's FieldManagerMaxLength, in bytes. */
-const FIELD_MANAGER_MAX_BYTES = 128;
-
-/** Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
-const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
-
-/** The fieldManager rules of every write's options: at most 128 bytes, printable characters only. */
-function fieldManagerErrors(fieldManager: string): FieldError[] {
-  const errs: FieldError[] = [];
-  if (Buffer.byteLength(fieldManager, 'utf8') > FIELD_MANAGER_MAX_BYTES) {
-    errs.push({ type: 'FieldValueTooLong', field: 'fieldManager', detail: `may not be more than ${FIELD_MANAGER_MAX_BYTES} bytes` });
-  }
-  let at = 0;
-  for (const ch of fieldManager) {
-    if (!PRINTABLE.test(ch)) {
-      const code = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-      // Go prints the rune as %#U and the position as a byte offset.
-      errs.push({ type: 'FieldValueInvalid', field: 'fieldManager', rawValue: goQuote(fieldManager), detail: `invalid character U+${code} (at position ${at})` });
-    }
-    at += Buffer.byteLength(ch, 'utf8');
-  }
-  return errs;
 }
 
 /**

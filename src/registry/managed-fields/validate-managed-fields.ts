@@ -38,7 +38,7 @@ export function validateManagedFields(entries: unknown, path: string): FieldErro
 }
 
 /** Upstream's ValidateFieldManager: length in bytes, then one error per unprintable character. */
-function fieldManagerErrors(manager: string, field: string): FieldError[] {
+export function fieldManagerErrors(manager: string, field: string): FieldError[] {
   const errs: FieldError[] = [];
   if (Buffer.byteLength(manager, 'utf8') > MAX_MANAGER_BYTES) {
     errs.push({ type: 'FieldValueTooLong', field, detail: `may not be more than ${MAX_MANAGER_BYTES} bytes` });
