@@ -57,6 +57,10 @@ export class Updater {
   readonly #schema: ObjectSchema;
   readonly #atom: Atom;
   readonly #ignored: ReadonlyMap<string, FieldSet>;
+  /** Frozen sets and what reconciling them gave (null: nothing to change); see #reconciledSet. */
+  readonly #reconciled = new WeakMap<FieldSet, FieldSet | null>();
+  /** Frozen sets with their named fields; see #named. */
+  readonly #namedSets = new WeakMap<FieldSet, FieldSet>();
 
   constructor(schema: ObjectSchema, options: UpdaterOptions = {}) {
     this.#schema = schema;
@@ -114,10 +118,26 @@ export class Updater {
   #reconcile(managers: ManagedFieldSets): ManagedFieldSets {
     const out: ManagedFieldSets = new Map();
     for (const [manager, vs] of managers) {
-      const reconciled = reconcileWithSchema(vs.set, this.#atom);
+      const reconciled = this.#reconciledSet(vs.set);
       out.set(manager, reconciled ? { set: reconciled, apiVersion: vs.apiVersion, applied: vs.applied } : vs);
     }
     return out;
+  }
+
+  /**
+   * reconcileWithSchema against this updater's schema, remembered for frozen sets: the decoded sets
+   * of stored entries are frozen and shared by everyone who decodes the same fieldsV1 text, so the
+   * same set comes by on every write of objects of that shape. Safe because a frozen set cannot
+   * change and the schema of an updater never does; the reconciled set handed out is frozen too.
+   */
+  #reconciledSet(set: FieldSet): FieldSet | undefined {
+    if (!set.isFrozen()) return reconcileWithSchema(set, this.#atom);
+    let reconciled = this.#reconciled.get(set);
+    if (reconciled === undefined) {
+      reconciled = reconcileWithSchema(set, this.#atom)?.freeze() ?? null;
+      this.#reconciled.set(set, reconciled);
+    }
+    return reconciled ?? undefined;
   }
 
   #exclude(set: FieldSet, version: string): FieldSet {
@@ -175,8 +195,16 @@ export class Updater {
     return own;
   }
 
+  /**
+   * The set with its named fields; remembered for frozen sets (the decoded sets of stored entries,
+   * which come by again on every apply to objects of that shape), as #reconciledSet is and for the
+   * same reasons. The result of a frozen set is frozen too.
+   */
   #named(set: FieldSet): FieldSet {
-    return namedFieldsAsMembers(set, this.#atom);
+    if (!set.isFrozen()) return namedFieldsAsMembers(set, this.#atom);
+    let named = this.#namedSets.get(set);
+    if (named === undefined) this.#namedSets.set(set, (named = namedFieldsAsMembers(set, this.#atom).freeze()));
+    return named;
   }
 
   #fields(v: JsonValue): FieldSet {
@@ -191,9 +219,11 @@ export class Updater {
     if (!lastSet || lastSet.set.isEmpty()) return merged;
     // The merged object's set is needed by both add-back steps; the object does not change in between.
     const mergedNamed = this.#named(this.#fields(merged));
-    let pruned = removeFrom(merged, this.#named(lastSet.set), this.#atom);
+    // Both the first removal and the dangling-items step need the applier's last set with its named fields.
+    const lastNamed = this.#named(lastSet.set);
+    let pruned = removeFrom(merged, lastNamed, this.#atom);
     pruned = this.#addBackOwned(merged, mergedNamed, pruned, lastSet.apiVersion, managers);
-    return this.#addBackDangling(merged, mergedNamed, pruned, lastSet);
+    return this.#addBackDangling(merged, mergedNamed, pruned, lastNamed);
   }
 
   /**
@@ -222,9 +252,8 @@ export class Updater {
    * Upstream's addBackDanglingItems: only what the applier's last applied set names may stay removed;
    * anything else prune took out (unowned fields, fields of updaters that were not conflicts) comes back.
    */
-  #addBackDangling(merged: JsonValue, mergedNamed: FieldSet, pruned: JsonValue, lastSet: VersionedSet): JsonValue {
+  #addBackDangling(merged: JsonValue, mergedNamed: FieldSet, pruned: JsonValue, lastNamed: FieldSet): JsonValue {
     const prunedNamed = this.#named(this.#fields(pruned));
-    const last = this.#named(lastSet.set);
-    return removeFrom(merged, mergedNamed.difference(prunedNamed).intersection(last), this.#atom);
+    return removeFrom(merged, mergedNamed.difference(prunedNamed).intersection(lastNamed), this.#atom);
   }
 }

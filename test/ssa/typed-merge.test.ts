@@ -140,3 +140,14 @@ describe('maps, nulls and empties (merge_test null/empty cases)', () => {
     assert.deepEqual([live, config], copies);
   });
 });
+
+describe('a map key named __proto__', () => {
+  test('is merged and kept as an own key, as Go keeps any key', () => {
+    const live = JSON.parse('{"data":{"__proto__":"a","b":"1"}}') as JsonValue;
+    const config = JSON.parse('{"data":{"__proto__":"x","c":"2"}}') as JsonValue;
+    const out = merge(live, config, configMap) as { data: Record<string, string> };
+    assert.deepEqual(Object.keys(out.data), ['__proto__', 'b', 'c']);
+    assert.equal(Object.getOwnPropertyDescriptor(out.data, '__proto__')?.value, 'x');
+    assert.equal(Object.getPrototypeOf(out.data), Object.prototype);
+  });
+});

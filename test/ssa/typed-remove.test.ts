@@ -97,3 +97,13 @@ describe('reconcileFieldSetWithSchema', () => {
     assert.deepEqual(reconcileFieldSetWithSchema(s, deployment)?.paths().map(pathString).sort(), ['.spec.replicas', '.spec.template.spec.nodeSelector']);
   });
 });
+
+describe('removeItems and a map key named __proto__', () => {
+  test('keeps it as an own key when another key goes', () => {
+    const cm = messageSchema('k8s.io.api.core.v1.ConfigMap');
+    const value = JSON.parse('{"data":{"__proto__":"a","b":"1"}}') as JsonValue;
+    const out = removeItems(value, set(P('data', 'b')), cm) as { data: Record<string, string> };
+    assert.deepEqual(Object.keys(out.data), ['__proto__']);
+    assert.equal(Object.getPrototypeOf(out.data), Object.prototype);
+  });
+});

@@ -1,4 +1,4 @@
-import { fieldSetFromFieldsV1 } from '../../ssa/fieldpath/index.ts';
+import { decodeFieldsV1 } from './fields-v1-cache.ts';
 import { FIELDS_V1, OPERATION_APPLY, OPERATION_UPDATE, STRING_FIELDS } from './entry.ts';
 import { buildManagerIdentifier } from './identifier.ts';
 import { emptyManaged, type Managed } from './managed.ts';
@@ -50,7 +50,7 @@ export function decodeManagedFields(raw: unknown): Managed {
     let set;
     try {
       // An entry without fieldsV1 manages nothing (upstream reads it as `{}`).
-      set = fieldSetFromFieldsV1(item.fieldsV1 ?? {});
+      set = decodeFieldsV1(item.fieldsV1 ?? {});
     } catch (err) {
       // Upstream prints the whole entry struct here (with pointer addresses); the identifier says as much.
       throw new ManagedFieldsDecodeError(`error decoding versioned set from ${identifier}: error decoding set: ${(err as Error).message}`);

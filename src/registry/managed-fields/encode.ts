@@ -1,5 +1,5 @@
 import { compareGoStrings } from '../../api/go/strings.ts';
-import { fieldSetToFieldsV1Object } from '../../ssa/fieldpath/index.ts';
+import { encodeFieldsV1 } from './fields-v1-cache.ts';
 import { FIELDS_V1, OPERATION_APPLY, orderedEntry, type ManagedFieldsEntry } from './entry.ts';
 import { parseManagerIdentifier } from './identifier.ts';
 import type { Managed } from './managed.ts';
@@ -31,7 +31,7 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
       apiVersion: versioned.apiVersion,
       ...(time !== undefined ? { time } : {}),
       fieldsType: FIELDS_V1,
-      fieldsV1: fieldSetToFieldsV1Object(versioned.set),
+      fieldsV1: encodeFieldsV1(versioned.set),
       subresource: id.subresource,
     });
     out.push({ entry, seconds: seconds ?? (time ? parseTimeSeconds(time) ?? 0 : 0) });

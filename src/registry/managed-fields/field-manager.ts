@@ -8,7 +8,7 @@ import { applyConflictError } from './conflict-error.ts';
 import { decodeManagedFields, decodeOrEmpty, isResetManagedFields, ManagedFieldsDecodeError } from './decode.ts';
 import { encodeManagedFields } from './encode.ts';
 import type { Managed } from './managed.ts';
-import { managedFieldsOf, parseGroupVersion, setManagedFields, type JsonObject } from './object-meta.ts';
+import { managedFieldsOf, parseGroupVersion, setManagedFields, withoutManagedFields, type JsonObject } from './object-meta.ts';
 import { dateSeconds } from './time.ts';
 import { emptyObjectFor, withoutZeroLeftovers } from './zero-object.ts';
 
@@ -70,9 +70,10 @@ export class FieldManager {
    */
   update(live: object | null, next: object, manager: string, now: Date = new Date()): object {
     const liveObj = (live as JsonObject | null) ?? this.emptyObject();
-    const object = cloneJson(next) as JsonObject;
-    const managed = this.#decodeLiveOrNew(liveObj, object);
-    setManagedFields(object, undefined);
+    const managed = this.#decodeLiveOrNew(liveObj, next as JsonObject);
+    // The copy leaves out the managedFields sent (read above; the result gets its own): not copying
+    // them is what removing them from a whole copy would come to, key order included.
+    const object = cloneJson(withoutManagedFields(next as JsonObject));
     try {
       const result = defaultChain(this.#chain, dateSeconds(now)).update(liveObj, object, managed, manager);
       setManagedFields(result.object, encodeManagedFields(result.managed));

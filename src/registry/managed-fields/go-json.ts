@@ -15,8 +15,16 @@ function htmlEscape(json: string): string {
   return json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/**
+ * Strings in which none of the three steps changes anything: no character JSON escapes (quote,
+ * backslash, controls), none Go escapes for HTML, no surrogate (paired ones take the slow path too).
+ * Manager names, versions and subresources all are, so identifiers are built without regexps.
+ */
+const PLAIN = /^[^"\\\u0000-\u001f<>&\u2028\u2029\ud800-\udfff]*$/;
+
 /** A string as Go's json.Marshal writes it. */
 export function goJsonString(s: string): string {
+  if (PLAIN.test(s)) return `"${s}"`;
   return htmlEscape(JSON.stringify(wellFormed(s)));
 }
 

@@ -1,4 +1,5 @@
 import { goJsonString } from './go-json.ts';
+import { BoundedCache } from '../../ssa/bounded-cache.ts';
 import { OPERATION_APPLY, type ManagedFieldsEntry } from './entry.ts';
 
 /**
@@ -8,14 +9,32 @@ import { OPERATION_APPLY, type ManagedFieldsEntry } from './entry.ts';
  * are sorted and compared as strings (the cap on update managers, conflict messages).
  */
 export function buildManagerIdentifier(entry: Pick<ManagedFieldsEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
+  const { manager = '', operation = '', apiVersion = '', subresource = '' } = entry;
+  // Length-prefixed, so that no two different entries share a key whatever characters they hold.
+  const key = `${manager.length}:${manager}${operation.length}:${operation}${apiVersion.length}:${apiVersion}${subresource}`;
+  let identifier = built.get(key);
+  if (identifier === undefined) built.set(key, (identifier = identifierJson(manager, operation, apiVersion, subresource)));
+  return identifier;
+}
+
+/**
+ * Identifiers by their fields, and parsed identifiers by their text: every write builds the acting
+ * manager's identifier and the identifier of every stored entry, and parses each again to encode
+ * it, for the same few managers over and over. Both functions are pure and their results are
+ * strings or frozen objects, so a cached result is exactly what a new call would give.
+ */
+const built = new BoundedCache<string>(1024, 256 * 1024);
+const parsed = new BoundedCache<ParsedIdentifier | null>(1024, 256 * 1024);
+
+function identifierJson(manager: string, operation: string, apiVersion: string, subresource: string): string {
   const parts: string[] = [];
-  const add = (key: string, value: string | undefined) => {
+  const add = (key: string, value: string) => {
     if (value) parts.push(`${goJsonString(key)}:${goJsonString(value)}`);
   };
-  add('manager', entry.manager);
-  add('operation', entry.operation);
-  if (entry.operation !== OPERATION_APPLY) add('apiVersion', entry.apiVersion);
-  add('subresource', entry.subresource);
+  add('manager', manager);
+  add('operation', operation);
+  if (operation !== OPERATION_APPLY) add('apiVersion', apiVersion);
+  add('subresource', subresource);
   return `{${parts.join(',')}}`;
 }
 
@@ -29,7 +48,14 @@ export interface ParsedIdentifier {
   time?: string;
 }
 
-export function parseManagerIdentifier(identifier: string): ParsedIdentifier | undefined {
+/** The identifier's fields (a shared, frozen object), or undefined when it is not an identifier's JSON. */
+export function parseManagerIdentifier(identifier: string): Readonly<ParsedIdentifier> | undefined {
+  let id = parsed.get(identifier);
+  if (id === undefined) parsed.set(identifier, (id = parseIdentifierJson(identifier) ?? null));
+  return id ?? undefined;
+}
+
+function parseIdentifierJson(identifier: string): Readonly<ParsedIdentifier> | undefined {
   let raw: unknown;
   try {
     raw = JSON.parse(identifier);
@@ -45,11 +71,11 @@ export function parseManagerIdentifier(identifier: string): ParsedIdentifier | u
   };
   const fields = { manager: str('manager'), operation: str('operation'), apiVersion: str('apiVersion'), subresource: str('subresource'), time: str('time') };
   if (Object.values(fields).some((v) => v === false)) return undefined;
-  return {
+  return Object.freeze({
     manager: (fields.manager as string | undefined) ?? '',
     operation: (fields.operation as string | undefined) ?? '',
     apiVersion: (fields.apiVersion as string | undefined) ?? '',
     subresource: (fields.subresource as string | undefined) ?? '',
     ...(fields.time ? { time: fields.time } : {}),
-  };
+  });
 }

@@ -5,6 +5,7 @@
  */
 import { isGoPrint } from '../../api/go/quote.ts';
 import { goBytesText } from '../../api/go/strings.ts';
+import { BoundedCache } from '../../ssa/bounded-cache.ts';
 
 /** Upstream's FieldManagerMaxLength, in bytes. */
 const FIELD_MANAGER_MAX_BYTES = 128;
@@ -20,9 +21,23 @@ function headerText(value: string): string {
   return goBytesText(Buffer.from(value, 'latin1'));
 }
 
+/**
+ * Managers by User-Agent: every write without a fieldManager works its manager out of the header,
+ * and a client sends the same header with every request. A pure function of the text, so a
+ * remembered name is the one it would work out again.
+ */
+const byUserAgent = new BoundedCache<string>(256, 64 * 1024);
+
 /** Upstream's prefixFromUserAgent. */
 export function managerFromUserAgent(userAgent: string | undefined): string {
-  const prefix = (userAgent ?? '').split('/')[0]!;
+  const text = userAgent ?? '';
+  let manager = byUserAgent.get(text);
+  if (manager === undefined) byUserAgent.set(text, (manager = prefixFromUserAgent(text)));
+  return manager;
+}
+
+function prefixFromUserAgent(userAgent: string): string {
+  const prefix = userAgent.split('/')[0]!;
   let out = '';
   let bytes = 0;
   for (const rune of headerText(prefix)) {

@@ -30,6 +30,45 @@ function search<T>(items: readonly T[], pe: PathElement, elementOf: (item: T) =>
 const self = (pe: PathElement) => pe;
 const childElement = (child: Child) => child[0];
 
+/**
+ * A sorted copy, equal items in their original order. The levels of a set are short and often already
+ * sorted (or nearly: the keys of an object in declaration order), where a check or an insertion sort
+ * beats Array.prototype.sort; long ones get that.
+ */
+function stableSorted<T>(items: readonly T[], elementOf: (item: T) => PathElement): T[] {
+  const out = items.slice();
+  let sorted = true;
+  for (let i = 1; i < out.length && sorted; i++) sorted = comparePathElements(elementOf(out[i - 1]!), elementOf(out[i]!)) <= 0;
+  if (sorted) return out;
+  if (out.length > 16) return out.sort((a, b) => comparePathElements(elementOf(a), elementOf(b)));
+  for (let i = 1; i < out.length; i++) {
+    const item = out[i]!;
+    const pe = elementOf(item);
+    let j = i - 1;
+    // Only strictly greater items move past it, so equal ones keep their order.
+    while (j >= 0 && comparePathElements(elementOf(out[j]!), pe) > 0) {
+      out[j + 1] = out[j]!;
+      j--;
+    }
+    out[j + 1] = item;
+  }
+  return out;
+}
+
+/** Drops repeated elements from a sorted array in place, keeping the first or the last of each run. */
+function dropRepeats<T>(items: T[], elementOf: (item: T) => PathElement, keepFirst: boolean): void {
+  let n = 0;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    if (n > 0 && comparePathElements(elementOf(items[n - 1]!), elementOf(item)) === 0) {
+      if (!keepFirst) items[n - 1] = item;
+      continue;
+    }
+    items[n++] = item;
+  }
+  if (n < items.length) items.length = n;
+}
+
 // What a merge of two sorted levels keeps: elements only on the left, on both sides, only on the right.
 const ONLY_LEFT = 1;
 const IN_BOTH = 2;
@@ -82,7 +121,30 @@ export class FieldSet {
 
   static fromPaths(paths: Iterable<Path>): FieldSet {
     const set = FieldSet.empty();
-    for (const path of paths) set.insert(path);
+    // The way down the previous path: steps[i] is the element taken from nodes[i] to nodes[i + 1], for
+    // the first `depth` steps (entries past that are stale and never read). Paths that come out of a
+    // walk share their prefix with the one before, often down to the very element objects, and such a
+    // prefix leads to the same nodes without searching for them. Every node here is new and private to
+    // this call, so none is shared, and ownChild never replaces one.
+    const steps: PathElement[] = [];
+    const nodes: FieldSet[] = [set];
+    let stepsTaken = 0;
+    for (const path of paths) {
+      if (path.length === 0) continue;
+      const last = path.length - 1;
+      let depth = 0;
+      const common = Math.min(last, stepsTaken);
+      while (depth < common && path[depth] === steps[depth]) depth++;
+      let node = nodes[depth]!;
+      for (let i = depth; i < last; i++) {
+        steps[i] = path[i]!;
+        nodes[i + 1] = node = node.ownChild(path[i]!);
+      }
+      stepsTaken = last;
+      const pe = path[last]!;
+      const at = search(node.members, pe, self);
+      if (at < 0) node.members.splice(-at - 1, 0, pe);
+    }
     return set;
   }
 
@@ -92,12 +154,12 @@ export class FieldSet {
    * The child sets become part of the new set, so they are shared from then on.
    */
   static fromParts(members: readonly PathElement[], children: readonly Child[]): FieldSet {
-    const sortedMembers = [...members].sort(comparePathElements);
-    const uniqueMembers = sortedMembers.filter((pe, i) => i === 0 || comparePathElements(sortedMembers[i - 1]!, pe) !== 0);
-    const sortedChildren = [...children].sort((a, b) => comparePathElements(a[0], b[0]));
-    const lastChildren = sortedChildren.filter(
-      (child, i) => i === sortedChildren.length - 1 || comparePathElements(child[0], sortedChildren[i + 1]![0]) !== 0,
-    );
+    const uniqueMembers = stableSorted(members, self);
+    // Of equal members the first stays (stable sort).
+    dropRepeats(uniqueMembers, self, true);
+    const lastChildren = stableSorted(children, childElement);
+    // Of equal children the last stays.
+    dropRepeats(lastChildren, childElement, false);
     for (const [, set] of lastChildren) set.shared = true;
     return new FieldSet(uniqueMembers, lastChildren);
   }
@@ -106,6 +168,21 @@ export class FieldSet {
   private static reuse(child: Child): Child {
     child[1].shared = true;
     return child;
+  }
+
+  /**
+   * Makes the set read-only: insert() throws from now on, as for any shared set (and every subtree
+   * already is, or becomes so when handed out), so nothing can change it any more. For sets that
+   * caches hand out to many callers; returns the set.
+   */
+  freeze(): this {
+    this.shared = true;
+    return this;
+  }
+
+  /** Whether insert() is refused, so the set can no longer change (see freeze()). */
+  isFrozen(): boolean {
+    return this.shared;
   }
 
   /** A copy that can be inserted into; subtrees stay shared until an insert reaches them. */

@@ -56,14 +56,14 @@ class AtomNode implements Atom {
   #listView: Atom | undefined;
   #mapView: Atom | undefined;
 
+  /** Exactly one kind (computed once: deduceAtom asks on every value of every walk). */
+  readonly single: boolean;
+
   constructor(parts: { scalar?: ScalarKind; list?: ListAtom; map?: MapAtom }) {
     if (parts.scalar) this.scalar = parts.scalar;
     if (parts.list) this.list = parts.list;
     if (parts.map) this.map = parts.map;
-  }
-
-  get single(): boolean {
-    return (this.scalar ? 1 : 0) + (this.list ? 1 : 0) + (this.map ? 1 : 0) === 1;
+    this.single = (this.scalar ? 1 : 0) + (this.list ? 1 : 0) + (this.map ? 1 : 0) === 1;
   }
 
   scalarView(): Atom {
@@ -157,6 +157,7 @@ class StructNode implements MapAtom {
   readonly elementType = undefined;
   readonly untypedDeduced = false;
   readonly #schema: ObjectSchema;
+  readonly #fieldAtoms = new Map<string, Atom>();
 
   constructor(schema: ObjectSchema, relationship: 'atomic' | 'granular') {
     this.#schema = schema;
@@ -164,8 +165,16 @@ class StructNode implements MapAtom {
   }
 
   field(name: string): Atom | undefined {
+    const known = this.#fieldAtoms.get(name);
+    if (known !== undefined) return known;
     const node = this.#schema.fields.get(name);
-    if (node) return fieldAtom(node);
+    if (node) {
+      // Remembered by name for declared fields only (so as many as the schema has): a compiled
+      // schema's fields do not change, and every walk asks for them key by key.
+      const atom = fieldAtom(node);
+      this.#fieldAtoms.set(name, atom);
+      return atom;
+    }
     // TypeMeta is inlined into every kind's Go type, so its two strings are declared fields upstream.
     if (this.#schema.typeMeta && TYPE_META_FIELDS.has(name)) return STRING;
     return undefined;
@@ -301,6 +310,14 @@ export function deduceAtom(atom: Atom, value: JsonValue | undefined): Atom {
     return atom.map ? atom.mapView() : atom;
   }
   return atom.scalar ? atom.scalarView() : atom;
+}
+
+/**
+ * The kind of an atom that is a scalar and nothing else (deduceAtom gives it back unchanged whatever the
+ * value), else undefined: lets the walkers treat the leaves of string maps and scalar fields inline.
+ */
+export function scalarOnly(atom: Atom): ScalarKind | undefined {
+  return atom.scalar !== undefined && atom.list === undefined && atom.map === undefined ? atom.scalar : undefined;
 }
 
 /** The element atom for a key of a map atom: the declared field's, else the free-key element type. */

@@ -13,11 +13,11 @@
  * Results share unchanged subtrees with the inputs; treat every value as immutable.
  */
 import { pathElementString, type JsonValue, type PathElement } from '../fieldpath/path-element.ts';
-import { deduceAtom, mapEntryAtom, NO_ATOM, type Atom, type ListAtom, type MapAtom, type ScalarKind } from './atoms.ts';
+import { deduceAtom, mapEntryAtom, NO_ATOM, scalarOnly, type Atom, type ListAtom, type MapAtom, type ScalarKind } from './atoms.ts';
 import { errorAt, withPrefix, type ValidationError } from './errors.ts';
-import { isJsonObject, type JsonObject } from './json.ts';
+import { isJsonObject, setKey, type JsonObject } from './json.ts';
 import { forEachNamedItem } from './list-items.ts';
-import { scalarPairErrors } from './validate.ts';
+import { scalarFits, scalarPairErrors } from './validate.ts';
 
 interface Walker {
   lhs: JsonValue | undefined;
@@ -73,8 +73,9 @@ function mergeChild(
   atom: Atom,
 ): { out: JsonValue | undefined; errors: ValidationError[] } {
   const child: Walker = { lhs, rhs, inLeaf: parent.inLeaf, out: undefined };
-  const errors = withPrefix(mergeAt(child, atom), pathElementString(pe));
-  return { out: child.out, errors };
+  const errors = mergeAt(child, atom);
+  // The prefix is worked out only when there is something to put it on.
+  return { out: child.out, errors: errors.length > 0 ? withPrefix(errors, pathElementString(pe)) : errors };
 }
 
 interface Indexed {
@@ -183,7 +184,9 @@ function mergeLists(list: ListAtom, w: Walker): ValidationError[] {
 function mergeMaps(map: MapAtom, w: Walker): ValidationError[] {
   const lhs: JsonObject | undefined = isJsonObject(w.lhs) ? w.lhs : undefined;
   const rhs: JsonObject | undefined = isJsonObject(w.rhs) ? w.rhs : undefined;
-  const bothEmpty = (!lhs || Object.keys(lhs).length === 0) && (!rhs || Object.keys(rhs).length === 0);
+  const lhsKeys = lhs ? Object.keys(lhs) : undefined;
+  const rhsKeys = rhs ? Object.keys(rhs) : undefined;
+  const bothEmpty = (!lhsKeys || lhsKeys.length === 0) && (!rhsKeys || rhsKeys.length === 0);
   if (map.relationship === 'atomic' || bothEmpty) {
     doLeaf(w);
     return [];
@@ -191,19 +194,28 @@ function mergeMaps(map: MapAtom, w: Walker): ValidationError[] {
   const errors: ValidationError[] = [];
   const out: JsonObject = {};
   let any = false;
-  const visit = (key: string): void => {
+  // Live keys keep their order; keys only the configuration has follow in its order.
+  const keys = lhsKeys ?? [];
+  if (rhsKeys) for (const key of rhsKeys) if (!lhs || !Object.hasOwn(lhs, key)) keys.push(key);
+  for (const key of keys) {
     const l = lhs && Object.hasOwn(lhs, key) ? lhs[key] : undefined;
     const r = rhs && Object.hasOwn(rhs, key) ? rhs[key] : undefined;
-    const merged = mergeChild(w, { kind: 'field', name: key }, l, r, mapEntryAtom(map, key) ?? NO_ATOM);
-    errors.push(...merged.errors);
-    if (merged.out !== undefined) {
-      out[key] = merged.out;
+    const atom = mapEntryAtom(map, key) ?? NO_ATOM;
+    let merged: JsonValue | undefined;
+    const kind = scalarOnly(atom);
+    if (kind !== undefined && (l !== undefined || r !== undefined) && (scalarFits(kind, l) || scalarFits(kind, r))) {
+      // A scalar leaf with nothing to report: what doLeaf would keep, without the walk.
+      merged = w.inLeaf ? undefined : r !== undefined ? r : l;
+    } else {
+      const child = mergeChild(w, { kind: 'field', name: key }, l, r, atom);
+      if (child.errors.length > 0) errors.push(...child.errors);
+      merged = child.out;
+    }
+    if (merged !== undefined) {
+      setKey(out, key, merged);
       any = true;
     }
-  };
-  // Live keys keep their order; keys only the configuration has follow in its order.
-  if (lhs) for (const key of Object.keys(lhs)) visit(key);
-  if (rhs) for (const key of Object.keys(rhs)) if (!lhs || !Object.hasOwn(lhs, key)) visit(key);
+  }
   if (any) w.out = out;
   return errors;
 }

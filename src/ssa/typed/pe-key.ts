@@ -15,8 +15,15 @@ export function peKey(pe: PathElement): string {
   switch (pe.kind) {
     case 'field':
       return `f${pe.name}`;
-    case 'key':
-      return `k${pe.fields.map(([n, v]) => `${JSON.stringify(n)}=${canonical(v)}`).join(',')}`;
+    case 'key': {
+      // Written out (rather than map and join): every item of every associative list is keyed on every walk.
+      let key = 'k';
+      for (let i = 0; i < pe.fields.length; i++) {
+        const [n, v] = pe.fields[i]!;
+        key += `${i > 0 ? ',' : ''}${JSON.stringify(n)}=${canonical(v)}`;
+      }
+      return key;
+    }
     case 'value':
       return `v${canonical(pe.value)}`;
     case 'index':

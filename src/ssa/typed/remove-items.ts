@@ -8,7 +8,7 @@
 import type { FieldSet } from '../fieldpath/field-set.ts';
 import type { JsonValue, PathElement } from '../fieldpath/path-element.ts';
 import { deduceAtom, mapEntryAtom, NO_ATOM, type Atom, type ListAtom, type MapAtom } from './atoms.ts';
-import { isJsonObject, type JsonObject } from './json.ts';
+import { isJsonObject, setKey, type JsonObject } from './json.ts';
 import { listItemName } from './list-items.ts';
 
 function removeFromList(list: ListAtom, v: JsonValue, set: FieldSet): JsonValue {
@@ -37,7 +37,7 @@ function removeFromMap(map: MapAtom, v: JsonValue, set: FieldSet): JsonValue {
     const pe: PathElement = { kind: 'field', name: key };
     if (set.hasMember(pe)) continue;
     const sub = set.withPrefix(pe);
-    kept[key] = sub.isEmpty() ? child : removeFrom(child, sub, mapEntryAtom(map, key) ?? NO_ATOM);
+    setKey(kept, key, sub.isEmpty() ? child : removeFrom(child, sub, mapEntryAtom(map, key) ?? NO_ATOM));
     any = true;
   }
   return any ? kept : null;

@@ -7,67 +7,95 @@
  * owned once, as the item, without its contents.
  */
 import { FieldSet } from '../fieldpath/field-set.ts';
-import type { JsonValue, Path, PathElement } from '../fieldpath/path-element.ts';
-import { deduceAtom, mapEntryAtom, type Atom, type ListAtom, type MapAtom } from './atoms.ts';
-import { isJsonObject } from './json.ts';
+import type { JsonValue, PathElement } from '../fieldpath/path-element.ts';
+import { deduceAtom, mapEntryAtom, scalarOnly, type Atom, type ListAtom, type MapAtom } from './atoms.ts';
+import { isJsonObject, type JsonObject } from './json.ts';
 import { listItemName } from './list-items.ts';
 import { peKey } from './pe-key.ts';
 
-/** Appends the paths of `v` (at `path`) to `out`; the value must have been validated. */
-export function collectPaths(v: JsonValue, atom: Atom, path: PathElement[], out: Path[]): void {
-  const a = deduceAtom(atom, v);
-  if (a.map) collectMap(a.map, v, path, out);
-  else if (a.scalar) out.push([...path]);
-  else if (a.list) collectList(a.list, v, path, out);
+/**
+ * One level of the set being built: the path elements that end a path here, and the sets below the
+ * elements that lead further. Built level by level (each level sorted once by FieldSet.fromParts)
+ * rather than path by path, which would copy every path and walk it from the root to insert it; the
+ * resulting set is the same, since a child is kept only when some path goes through it.
+ */
+class Level {
+  readonly members: PathElement[] = [];
+  readonly children: [PathElement, FieldSet][] = [];
+
+  /** Adds the element: a path's end when `member`, and the set below it when there is one. */
+  add(pe: PathElement, member: boolean, below: Level | undefined): void {
+    if (member) this.members.push(pe);
+    if (below && (below.members.length > 0 || below.children.length > 0)) this.children.push([pe, below.toSet()]);
+  }
+
+  toSet(): FieldSet {
+    return FieldSet.fromParts(this.members, this.children);
+  }
 }
 
-function collectList(list: ListAtom, v: JsonValue, path: PathElement[], out: Path[]): void {
-  if (list.relationship === 'atomic') {
-    out.push([...path]);
-    return;
+/**
+ * The paths of `v` (validated) at one position: true when the position is itself a path (a scalar, an
+ * atomic list or map); paths further down go into `below`, relative to the position.
+ */
+function collectAt(v: JsonValue, atom: Atom, below: Level): boolean {
+  const a = deduceAtom(atom, v);
+  if (a.map) {
+    if (a.map.relationship === 'atomic') return true;
+    if (isJsonObject(v)) collectMap(a.map, v, below);
+    return false;
   }
-  if (!Array.isArray(v)) return;
+  if (a.scalar) return true;
+  if (a.list) {
+    if (a.list.relationship === 'atomic') return true;
+    if (Array.isArray(v)) collectList(a.list, v, below);
+  }
+  return false;
+}
+
+function collectList(list: ListAtom, v: readonly JsonValue[], level: Level): void {
   const names: (PathElement | undefined)[] = v.map((child) => listItemName(list, child).pe);
   const seen = new Set<string>();
   const duplicates = new Set<string>();
-  names.forEach((pe) => {
-    if (!pe) return;
+  for (const pe of names) {
+    if (!pe) continue;
     const key = peKey(pe);
     if (!seen.has(key)) seen.add(key);
     else if (!duplicates.has(key)) {
       duplicates.add(key);
-      out.push([...path, pe]);
+      level.add(pe, true, undefined);
     }
-  });
-  v.forEach((child, i) => {
+  }
+  for (let i = 0; i < v.length; i++) {
     const pe = names[i];
-    if (!pe || duplicates.has(peKey(pe))) return;
-    path.push(pe);
-    collectPaths(child, list.element, path, out);
-    out.push([...path]);
-    path.pop();
-  });
+    if (!pe || (duplicates.size > 0 && duplicates.has(peKey(pe)))) continue;
+    // The item is a path of its own, whatever is below it.
+    const below = new Level();
+    collectAt(v[i]!, list.element, below);
+    level.add(pe, true, below);
+  }
 }
 
-function collectMap(map: MapAtom, v: JsonValue, path: PathElement[], out: Path[]): void {
-  if (map.relationship === 'atomic') {
-    out.push([...path]);
-    return;
-  }
-  if (!isJsonObject(v)) return;
-  for (const [key, child] of Object.entries(v)) {
+function collectMap(map: MapAtom, v: JsonObject, level: Level): void {
+  for (const key of Object.keys(v)) {
+    const child = v[key]!;
     const atom = mapEntryAtom(map, key);
-    path.push({ kind: 'field', name: key });
-    if (atom) collectPaths(child, atom, path, out);
-    const declared = map.field(key) !== undefined;
-    if (child === null || (isJsonObject(child) && Object.keys(child).length === 0) || !declared) out.push([...path]);
-    path.pop();
+    let member = false;
+    let below: Level | undefined;
+    if (atom) {
+      // A scalar value is a path by itself (no walk needed: nothing can be below it).
+      if (scalarOnly(atom) !== undefined) member = true;
+      else member = collectAt(child, atom, (below = new Level()));
+    }
+    if (child === null || (isJsonObject(child) && Object.keys(child).length === 0) || map.field(key) === undefined) member = true;
+    level.add({ kind: 'field', name: key }, member, below);
   }
 }
 
 /** The field set of an already validated value. */
 export function fieldSetOf(v: JsonValue, atom: Atom): FieldSet {
-  const out: Path[] = [];
-  collectPaths(v, atom, [], out);
-  return FieldSet.fromPaths(out);
+  const root = new Level();
+  // The value's own position is the empty path, which stands for the whole object: no one owns it.
+  collectAt(v, atom, root);
+  return root.toSet();
 }

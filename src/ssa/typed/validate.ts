@@ -4,7 +4,7 @@
  */
 import { goType } from '../../api/go/values.ts';
 import { pathElementString, type JsonValue, type PathElement } from '../fieldpath/path-element.ts';
-import { deduceAtom, mapEntryAtom, type Atom, type ListAtom, type MapAtom, type ScalarKind } from './atoms.ts';
+import { deduceAtom, mapEntryAtom, scalarOnly, type Atom, type ListAtom, type MapAtom, type ScalarKind } from './atoms.ts';
 import { errorAt, withPrefix, type ValidationError } from './errors.ts';
 import { goValueWrapper, goValueWrapperSyntax } from './go-format.ts';
 import { isJsonObject } from './json.ts';
@@ -31,6 +31,21 @@ export function scalarErrors(kind: ScalarKind, v: JsonValue | undefined, prefix:
     case 'untyped':
       if (t === 'object') return errorAt(`${prefix}expected any scalar, got ${goValueWrapper(v)}`);
       return [];
+  }
+}
+
+/** Whether scalarErrors finds nothing wrong with `v` (without building any message). */
+export function scalarFits(kind: ScalarKind, v: JsonValue | undefined): boolean {
+  if (v === undefined || v === null) return true;
+  switch (kind) {
+    case 'numeric':
+      return typeof v === 'number';
+    case 'string':
+      return typeof v === 'string';
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'untyped':
+      return typeof v !== 'object';
   }
 }
 
@@ -67,7 +82,8 @@ function validateList(list: ListAtom, v: JsonValue, allowDuplicates: boolean): V
       if (seen.has(key) && !allowDuplicates) errors.push(...errorAt(`duplicate entries for key ${pathElementString(pe)}`));
       seen.add(key);
     }
-    errors.push(...withPrefix(validateValue(child, list.element, allowDuplicates), pathElementString(pe)));
+    const childErrors = validateValue(child, list.element, allowDuplicates);
+    if (childErrors.length > 0) errors.push(...withPrefix(childErrors, pathElementString(pe)));
   }
   return errors;
 }
@@ -76,15 +92,20 @@ function validateMap(map: MapAtom, v: JsonValue, allowDuplicates: boolean): Vali
   if (v === null) return [];
   if (!isJsonObject(v)) return errorAt(`expected map, got ${goValueWrapper(v)}`);
   const errors: ValidationError[] = [];
-  for (const [key, child] of Object.entries(v)) {
+  for (const key of Object.keys(v)) {
     const atom = mapEntryAtom(map, key);
-    const prefix = pathElementString({ kind: 'field', name: key });
     if (!atom) {
       // Upstream stops walking this map at the first undeclared field.
-      errors.push(...withPrefix(errorAt('field not declared in schema'), prefix));
+      errors.push(...withPrefix(errorAt('field not declared in schema'), pathElementString({ kind: 'field', name: key })));
       break;
     }
-    errors.push(...withPrefix(validateValue(child, atom, allowDuplicates), prefix));
+    const child = v[key]!;
+    // A scalar that fits its scalar-only atom has nothing to report (string maps, scalar fields).
+    const kind = scalarOnly(atom);
+    if (kind !== undefined && scalarFits(kind, child)) continue;
+    const childErrors = validateValue(child, atom, allowDuplicates);
+    // The prefix is worked out only when there is something to put it on.
+    if (childErrors.length > 0) errors.push(...withPrefix(childErrors, pathElementString({ kind: 'field', name: key })));
   }
   return errors;
 }
