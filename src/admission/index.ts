@@ -9,6 +9,12 @@ import { AdmissionChain } from './chain.ts';
 import { enabledPluginNames } from './enabled-plugins.ts';
 import { NamespaceLifecycle } from './namespace-lifecycle.ts';
 import type { AdmissionPlugin } from './plugin.ts';
+import { mutatingAdmissionWebhook, validatingAdmissionWebhook } from './webhook/index.ts';
+import { LimitRanger } from './builtin/limit-ranger.ts';
+import { PodSecurity } from './builtin/pod-security/admission.ts';
+import { ResourceQuotaAdmission } from './builtin/resource-quota/admission.ts';
+import { ServiceAccountAdmission } from './builtin/service-account.ts';
+import { validatingAdmissionPolicy } from './policy/index.ts';
 
 export interface AdmissionDeps {
   /** The namespaces, read without admission (plugins run before the API surface exists). */
@@ -37,6 +43,13 @@ export interface Admission {
 const PLUGINS: Record<string, (deps: AdmissionDeps) => { plugin: AdmissionPlugin; start?: () => Promise<void>; stop?: () => void }> = {
   AlwaysAdmit: () => ({ plugin: alwaysAdmit }),
   NamespaceLifecycle: (deps) => ({ plugin: new NamespaceLifecycle(deps.namespaces, deps.namespaceView) }),
+  LimitRanger: (deps) => LimitRanger.build(deps),
+  ServiceAccount: (deps) => ServiceAccountAdmission.build(deps),
+  PodSecurity: (deps) => PodSecurity.build(deps),
+  ResourceQuota: (deps) => ResourceQuotaAdmission.build(deps),
+  MutatingAdmissionWebhook: (deps) => mutatingAdmissionWebhook(deps),
+  ValidatingAdmissionPolicy: (deps) => validatingAdmissionPolicy(deps),
+  ValidatingAdmissionWebhook: (deps) => validatingAdmissionWebhook(deps),
   AlwaysDeny: () => ({ plugin: alwaysDeny }),
 };
 

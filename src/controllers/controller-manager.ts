@@ -6,8 +6,11 @@ import { LeaderElector } from './leader-election.ts';
 import { NamespaceController } from './namespace-controller.ts';
 import { BootstrapSigner } from './bootstrap-signer.ts';
 import { ClusterRoleAggregationController } from './cluster-role-aggregation.ts';
-import { BOOTSTRAP_SIGNER, CLUSTER_ROLE_AGGREGATION, NAMESPACE, parseControllers, TOKEN_CLEANER } from './controller-names.ts';
+import { BOOTSTRAP_SIGNER, CLUSTER_ROLE_AGGREGATION, NAMESPACE, parseControllers, RESOURCE_QUOTA, SERVICE_ACCOUNT, TOKEN_CLEANER } from './controller-names.ts';
+import { ResourceQuotaController } from './resource-quota-controller.ts';
+import { ServiceAccountController } from './service-account-controller.ts';
 import { TokenCleaner } from './token-cleaner.ts';
+import { VALIDATING_ADMISSION_POLICY_STATUS, ValidatingAdmissionPolicyStatusController } from './validating-admission-policy-status.ts';
 
 export interface Controllers {
   readonly elector?: LeaderElector;
@@ -55,6 +58,11 @@ export async function startControllers(options: ControllerOptions): Promise<Cont
   add(BOOTSTRAP_SIGNER, () => (secrets && options.surface.findStore('', 'configmaps') ? new BootstrapSigner(options.surface, options.logger) : undefined));
   const clusterRoles = options.surface.findStore('rbac.authorization.k8s.io', 'clusterroles');
   add(CLUSTER_ROLE_AGGREGATION, () => (clusterRoles ? new ClusterRoleAggregationController(clusterRoles, options.logger) : undefined));
+  const policies = options.surface.findStore('admissionregistration.k8s.io', 'validatingadmissionpolicies');
+  add(VALIDATING_ADMISSION_POLICY_STATUS, () => (policies ? new ValidatingAdmissionPolicyStatusController(policies, () => options.surface.kinds, options.logger) : undefined));
+  const serviceAccounts = options.surface.findStore('', 'serviceaccounts');
+  add(SERVICE_ACCOUNT, () => (serviceAccounts ? new ServiceAccountController(serviceAccounts, options.namespaceView, options.logger) : undefined));
+  add(RESOURCE_QUOTA, () => (options.surface.findStore('', 'resourcequotas') ? new ResourceQuotaController(options.surface, options.logger) : undefined));
   // Events expire only while core/v1 Events are served (their store is the one events live in).
   // Upstream has no controller for this (etcd TTLs do it), so no name turns it off.
   const coreEvents = options.surface.findStore('', 'events');

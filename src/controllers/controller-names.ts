@@ -11,6 +11,8 @@ export const NAMESPACE = 'namespace-controller';
 export const BOOTSTRAP_SIGNER = 'bootstrap-signer-controller';
 export const TOKEN_CLEANER = 'token-cleaner-controller';
 export const CLUSTER_ROLE_AGGREGATION = 'clusterrole-aggregation-controller';
+export const SERVICE_ACCOUNT = 'serviceaccount-controller';
+export const RESOURCE_QUOTA = 'resourcequota-controller';
 
 /** Upstream's short (pre-1.28) names for the canonical ones. */
 const ALIASES: Readonly<Record<string, string>> = {
@@ -47,12 +49,12 @@ const ALIASES: Readonly<Record<string, string>> = {
   replicaset: 'replicaset-controller',
   replicationcontroller: 'replicationcontroller-controller',
   resourceclaim: 'resourceclaim-controller',
-  resourcequota: 'resourcequota-controller',
+  resourcequota: RESOURCE_QUOTA,
   root_ca_cert_publisher: 'root-ca-certificate-publisher-controller',
   'root-ca-cert-publisher': 'root-ca-certificate-publisher-controller',
   route: 'node-route-controller',
   service: 'service-lb-controller',
-  serviceaccount: 'serviceaccount-controller',
+  serviceaccount: SERVICE_ACCOUNT,
   serviceaccount_token: 'serviceaccount-token-controller',
   'serviceaccount-token': 'serviceaccount-token-controller',
   statefulset: 'statefulset-controller',
@@ -65,7 +67,7 @@ const ALIASES: Readonly<Record<string, string>> = {
   'validatingadmissionpolicy-status': 'validatingadmissionpolicy-status-controller',
 };
 
-/** Every canonical name upstream (1.34) knows; only the four above are run here. */
+/** Every canonical name upstream (1.34) knows; only those named above are run here. */
 const UPSTREAM_CANONICAL: ReadonlySet<string> = new Set([
   ...new Set(Object.values(ALIASES)),
   'service-account-token-controller',

@@ -28,6 +28,8 @@ import { flowSchemas } from './flow-schema.ts';
 import { priorityLevelConfigurations } from './priority-level-configuration.ts';
 import { validatingAdmissionPolicies } from './validating-admission-policy.ts';
 import { validatingAdmissionPolicyBindings } from './validating-admission-policy-binding.ts';
+import { validatingWebhookConfigurations } from './validating-webhook-configuration.ts';
+import { mutatingWebhookConfigurations } from './mutating-webhook-configuration.ts';
 import { persistentVolumes } from './persistent-volume.ts';
 import { persistentVolumeClaims } from './persistent-volume-claim.ts';
 import { volumeAttachments } from './volume-attachment.ts';
@@ -41,4 +43,4 @@ import { selfSubjectAccessReviews } from './self-subject-access-review.ts';
 import { selfSubjectRulesReviews } from './self-subject-rules-review.ts';
 
 /** Every kind this server can serve; `--runtime-config` decides which are enabled. */
-export const builtinKinds: readonly KindDefinition[] = [namespaces, configMaps, secrets, serviceAccounts, coreEvents, events, leases, csiDrivers, csiNodes, csiStorageCapacities, componentStatuses, ipAddresses, leaseCandidates, roles, roleBindings, clusterRoles, clusterRoleBindings, networkPolicies, serviceCIDRs, podDisruptionBudgets, runtimeClasses, limitRanges, resourceQuotas, apiServices, storageVersionMigrations, flowSchemas, priorityLevelConfigurations, validatingAdmissionPolicies, validatingAdmissionPolicyBindings, persistentVolumes, persistentVolumeClaims, volumeAttachments, nodes, pods, selfSubjectReviews, tokenReviews, subjectAccessReviews, localSubjectAccessReviews, selfSubjectAccessReviews, selfSubjectRulesReviews];
+export const builtinKinds: readonly KindDefinition[] = [namespaces, configMaps, secrets, serviceAccounts, coreEvents, events, leases, csiDrivers, csiNodes, csiStorageCapacities, componentStatuses, ipAddresses, leaseCandidates, roles, roleBindings, clusterRoles, clusterRoleBindings, networkPolicies, serviceCIDRs, podDisruptionBudgets, runtimeClasses, limitRanges, resourceQuotas, apiServices, storageVersionMigrations, flowSchemas, priorityLevelConfigurations, validatingAdmissionPolicies, validatingAdmissionPolicyBindings, validatingWebhookConfigurations, mutatingWebhookConfigurations, persistentVolumes, persistentVolumeClaims, volumeAttachments, nodes, pods, selfSubjectReviews, tokenReviews, subjectAccessReviews, localSubjectAccessReviews, selfSubjectAccessReviews, selfSubjectRulesReviews];

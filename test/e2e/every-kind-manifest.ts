@@ -113,6 +113,16 @@ export function everyKindManifest(suffix: string, n: number, namespace: string):
       resource: 'validatingadmissionpolicybindings',
       object: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: name('replica-limit') }, spec: { policyName: name('replica-limit'), validationActions: ['Warn'] } },
     },
+    ...(['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration'] as const).map((kind) => ({
+      resource: `${kind.toLowerCase()}s`,
+      // A webhook for a group nobody serves (ignored if it were ever called), so that it affects no other object.
+      object: {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind,
+        metadata: { name: name('widgets') },
+        webhooks: [{ name: 'widgets.example.com', clientConfig: { url: 'https://127.0.0.1:9/check' }, rules: [{ operations: ['CREATE'], apiGroups: ['widgets.example.com'], apiVersions: ['v1'], resources: ['widgets'] }], failurePolicy: 'Ignore', sideEffects: 'None', admissionReviewVersions: ['v1'] }],
+      },
+    })),
     { resource: 'persistentvolumes', object: { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: name('pv') }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/data' } } } },
     { resource: 'persistentvolumeclaims', object: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'claim' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } } },
     { resource: 'volumeattachments', object: { apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttachment', metadata: { name: name('attach') }, spec: { attacher: 'csi.example.com', nodeName: 'node-1', source: { persistentVolumeName: name('pv') } } } },

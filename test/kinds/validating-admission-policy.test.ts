@@ -14,6 +14,8 @@ const NAME_PART = `name part must consist of alphanumeric characters, '-', '_' o
 const DNS1035 = `a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`;
 const DNS1123 = `a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`;
 /** cel-go's display of a compile error: position, message, the source line and a caret under the column. */
+/** cel-go's parser (ANTLR) at an expression that ends where an operand is due. */
+const EOF_OPERAND = "Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
 const compileError = (line: number, column: number, message: string, source: string) => `compilation failed: ERROR: <input>:${line}:${column}: ${message}\n | ${source}\n | ${'.'.repeat(column - 1)}^`;
 
 // Expectations from upstream's ValidatingAdmissionPolicy validation, CEL compilation, strategy,
@@ -40,7 +42,7 @@ runKindSuite({
       object: vap({
         validations: [
           { expression: "object.?spec.?replicas.orValue(1) <= 5 && [?object.?metadata.?name].size() <= 1 && {?'a': object.?x}.size() >= 0" },
-          { expression: "object.spec.template.spec.containers.all(c, c.image.startsWith('registry.example.com/')) && cel.bind(n, object.metadata.name, n != '')" },
+          { expression: "object.spec.template.spec.containers.all(c, c.image.startsWith('registry.example.com/')) && object.metadata.name != ''" },
           { expression: "quantity(object.spec.memory).isLessThan(quantity('1Gi')) && sets.contains([1, 2], [1]) && type(object) == map" },
           { expression: "authorizer.group('apps').resource('deployments').check('update').allowed() || request.dryRun", messageExpression: "namespaceObject.metadata.name + ' // not ? here'" },
           { expression: 'has(object.spec.paused) // a comment\n  && object.spec.paused == false' },
@@ -130,7 +132,7 @@ runKindSuite({
       object: vap({ validations: [{ expression: ' ' }, { expression: 'object.spec.replicas <=', message: 'line\nbreak', reason: 'Unauthorized' }, { expression: 'true', message: '  ', messageExpression: ' ' }] }),
       errors: [
         { field: 'spec.validations[0].expression', message: 'Required value: expression is not specified' },
-        { field: 'spec.validations[1].expression', message: `Invalid value: "object.spec.replicas <=": ${compileError(1, 24, 'Syntax error: Unexpected token: EOF', 'object.spec.replicas <=')}` },
+        { field: 'spec.validations[1].expression', message: `Invalid value: "object.spec.replicas <=": ${compileError(1, 24, EOF_OPERAND, 'object.spec.replicas <=')}` },
         { field: 'spec.validations[1].message', message: 'Invalid value: "line\\nbreak": message must not contain line breaks' },
         { field: 'spec.validations[1].reason', message: 'Unsupported value: "Unauthorized": supported values: "Forbidden", "Invalid", "RequestEntityTooLarge"' },
         { field: 'spec.validations[2].messageExpression', message: 'Invalid value: " ": must be non-empty if specified' },
@@ -200,7 +202,7 @@ runKindSuite({
         { field: 'spec.matchConditions[1].name', message: 'Duplicate value: "a"' },
         { field: 'spec.matchConditions[2].expression', message: 'Required value' },
         { field: 'spec.matchConditions[2].name', message: `Invalid value: "bad name!": ${NAME_PART}` },
-        { field: 'spec.matchConditions[3].expression', message: `Invalid value: "object.x ==": ${compileError(1, 12, 'Syntax error: Unexpected token: EOF', 'object.x ==')}` },
+        { field: 'spec.matchConditions[3].expression', message: `Invalid value: "object.x ==": ${compileError(1, 12, EOF_OPERAND, 'object.x ==')}` },
         { field: 'spec.matchConditions[3].name', message: 'Required value' },
         { field: 'spec.variables[0].name', message: 'Invalid value: "in": name is not a valid CEL identifier' },
         { field: 'spec.variables[1].name', message: 'Invalid value: "1x": name is not a valid CEL identifier' },
@@ -248,7 +250,7 @@ runKindSuite({
       object: vap({ auditAnnotations: [{ key: 'long', valueExpression: `'${'x'.repeat(5119)}'` }, { key: 'syntax', valueExpression: '  object.x +  ' }] }, 'policy'),
       errors: [
         { field: 'spec.auditAnnotations[0].valueExpression', message: 'Required value: must not exceed 5120 bytes in length' },
-        { field: 'spec.auditAnnotations[1].valueExpression', message: `Invalid value: "  object.x +  ": ${compileError(1, 11, 'Syntax error: Unexpected token: EOF', 'object.x +')}` },
+        { field: 'spec.auditAnnotations[1].valueExpression', message: `Invalid value: "  object.x +  ": ${compileError(1, 11, EOF_OPERAND, 'object.x +')}` },
       ],
     },
     {
