@@ -15,6 +15,7 @@ import { measureAuthGets } from './auth-gets.ts';
 import { measureCreates } from './creates.ts';
 import { measureGets } from './gets.ts';
 import { measureLists } from './lists.ts';
+import { measurePolicies } from './policies.ts';
 import { formatComparison, formatTable, ratioOf, readPreviousReport, writeReport, type Row } from './report.ts';
 import { startBenchServer, type BenchServer } from './server.ts';
 import { measureStartup } from './startup.ts';
@@ -25,6 +26,7 @@ const MEASURES: Record<string, (ctx: BenchContext) => Promise<Row[]>> = {
   gets: measureGets,
   authGets: measureAuthGets,
   applies: measureApplies,
+  policies: measurePolicies,
   lists: measureLists,
   watch: measureWatch,
   startup: measureStartup,
