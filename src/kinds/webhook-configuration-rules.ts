@@ -5,7 +5,7 @@
  * Go's URL parsing, whose error texts the messages quote.
  */
 import type { FieldError } from '../api/errors.ts';
-import { goQuote } from '../api/go/quote.ts';
+import { parseUrl, UrlError } from '../api/go/url.ts';
 import type { KubeObject } from '../api/types.ts';
 import { dns1035LabelErrors, dns1123SubdomainErrors, portNumberErrors } from '../api/validation/names.ts';
 import { canonicalJson } from '../registry/system-fields.ts';
@@ -211,9 +211,10 @@ export function webhookConfigurationErrors(obj: KubeObject, mutating: boolean, o
   return errs;
 }
 
-// ---- Go's url.Parse, for the texts of its errors ----
+// ---- Go's url.Parse (src/api/go/url.ts), for the texts of its errors ----
 
-export interface GoUrl {
+/** The parts of a parsed URL webhooks look at. */
+export interface WebhookUrl {
   readonly scheme: string;
   /** The userinfo as written, when the URL has one. */
   readonly user?: string;
@@ -223,124 +224,13 @@ export interface GoUrl {
   readonly fragment: string;
 }
 
-class UrlError extends Error {}
-
 /** net/url's Parse: the parts of a URL, or its error as Go prints it (`parse "…": missing protocol scheme`). */
-export function parseGoUrl(raw: string): GoUrl | { error: string } {
-  const hash = raw.indexOf('#');
-  const u = hash < 0 ? raw : raw.slice(0, hash);
-  const frag = hash < 0 ? '' : raw.slice(hash + 1);
+export function parseGoUrl(raw: string): WebhookUrl | { error: string } {
   try {
-    const parsed = parseWithoutFragment(u);
-    let fragment = '';
-    if (frag !== '') {
-      try {
-        fragment = unescape(frag, 'fragment');
-      } catch (err) {
-        return { error: `parse ${goQuote(raw)}: ${(err as Error).message}` };
-      }
-    }
-    return { ...parsed, fragment };
+    const u = parseUrl(raw);
+    return { scheme: u.scheme, ...(u.user !== undefined ? { user: u.user } : {}), host: u.host, path: u.path, rawQuery: u.rawQuery, fragment: u.fragment };
   } catch (err) {
     if (!(err instanceof UrlError)) throw err;
-    return { error: `parse ${goQuote(u)}: ${err.message}` };
-  }
-}
-
-function parseWithoutFragment(raw: string): Omit<GoUrl, 'fragment'> {
-  // eslint-disable-next-line no-control-regex
-  if (/[\x00-\x1f\x7f]/.test(raw)) throw new UrlError('net/url: invalid control character in URL');
-  if (raw === '*') return { scheme: '', host: '', path: '*', rawQuery: '' };
-  let scheme = '';
-  let rest = raw;
-  for (let i = 0; i < raw.length; i++) {
-    const c = raw[i]!;
-    if (/[A-Za-z]/.test(c)) continue;
-    if (/[0-9+\-.]/.test(c)) {
-      if (i === 0) break;
-      continue;
-    }
-    if (c === ':') {
-      if (i === 0) throw new UrlError('missing protocol scheme');
-      scheme = raw.slice(0, i).toLowerCase();
-      rest = raw.slice(i + 1);
-    }
-    break;
-  }
-  let rawQuery = '';
-  if (rest.endsWith('?') && rest.split('?').length === 2) rest = rest.slice(0, -1);
-  else {
-    const q = rest.indexOf('?');
-    if (q >= 0) {
-      rawQuery = rest.slice(q + 1);
-      rest = rest.slice(0, q);
-    }
-  }
-  if (!rest.startsWith('/')) {
-    // An opaque URL (`https:host`) has no host; a relative path's first segment may not hold a colon.
-    if (scheme !== '') return { scheme, host: '', path: '', rawQuery };
-    if (rest.split('/')[0]!.includes(':')) throw new UrlError('first path segment in URL cannot contain colon');
-  }
-  let user: string | undefined;
-  let host = '';
-  if ((scheme !== '' || !rest.startsWith('///')) && rest.startsWith('//')) {
-    let authority = rest.slice(2);
-    rest = '';
-    const slash = authority.indexOf('/');
-    if (slash >= 0) {
-      rest = authority.slice(slash);
-      authority = authority.slice(0, slash);
-    }
-    const at = authority.lastIndexOf('@');
-    host = parseHost(at < 0 ? authority : authority.slice(at + 1));
-    if (at >= 0) {
-      user = authority.slice(0, at);
-      if (!/^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/.test(user)) throw new UrlError('net/url: invalid userinfo');
-    }
-  }
-  return { scheme, ...(user !== undefined ? { user } : {}), host, path: unescape(rest, 'path'), rawQuery };
-}
-
-function validOptionalPort(port: string): boolean {
-  return port === '' || /^:[0-9]*$/.test(port);
-}
-
-function parseHost(host: string): string {
-  if (host.startsWith('[')) {
-    const close = host.lastIndexOf(']');
-    if (close < 0) throw new UrlError("missing ']' in host");
-    const colonPort = host.slice(close + 1);
-    if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${goQuote(colonPort)} after host`);
-  } else {
-    const colon = host.lastIndexOf(':');
-    if (colon >= 0) {
-      const colonPort = host.slice(colon);
-      if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${goQuote(colonPort)} after host`);
-    }
-  }
-  return unescape(host, 'host');
-}
-
-/** Characters a host may hold unescaped (besides letters, digits and bytes above 0x7f). */
-const HOST_CHARS = new Set("-_.~!$&'()*+,;=:[]<>\"".split(''));
-
-function unescape(s: string, mode: 'host' | 'path' | 'fragment'): string {
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i]!;
-    if (c === '%') {
-      const hex = s.slice(i, i + 3);
-      if (!/^%[0-9A-Fa-f]{2}$/.test(hex)) throw new UrlError(`invalid URL escape ${goQuote(s.slice(i, i + 3))}`);
-      if (mode === 'host' && parseInt(hex[1]!, 16) < 8 && hex !== '%25') throw new UrlError(`invalid URL escape ${goQuote(hex)}`);
-      i += 2;
-      continue;
-    }
-    if (mode === 'host' && c.charCodeAt(0) < 0x80 && !/[A-Za-z0-9]/.test(c) && !HOST_CHARS.has(c)) {
-      throw new UrlError(`invalid character ${goQuote(c)} in host name`);
-    }
-  }
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
+    return { error: err.message };
   }
 }

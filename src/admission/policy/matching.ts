@@ -14,6 +14,7 @@ import type { Informer } from '../../registry/informer.ts';
 import type { GroupVersionKind, KindDefinition } from '../../registry/kind.ts';
 import type { ResourceStore } from '../../registry/resource-store.ts';
 import type { AdmissionAttributes, GroupVersionResource } from '../attributes.ts';
+import { ruleMatches } from '../rules.ts';
 
 /** A rule of matchConstraints or matchResources (NamedRuleWithOperations). */
 export interface NamedRule {
@@ -48,25 +49,6 @@ export function requestNamespace(a: AdmissionAttributes): string {
 
 function isNamespaceResource(r: GroupVersionResource): boolean {
   return r.group === '' && r.resource === 'namespaces';
-}
-
-const exactOrWildcard = (items: readonly string[] | undefined, value: string) => (items ?? []).some((i) => i === '*' || i === value);
-
-/** upstream's rules.Matcher over a resource (the request's, or an equivalent one). */
-function ruleMatches(rule: NamedRule, a: AdmissionAttributes, namespace: string, resource: GroupVersionResource): boolean {
-  const scope = rule.scope ?? '*';
-  if (scope === 'Namespaced' && !(!(isNamespaceResource(resource) && resource.version === 'v1') && namespace !== '')) return false;
-  if (scope === 'Cluster' && !((isNamespaceResource(resource) && resource.version === 'v1') || namespace === '')) return false;
-  if (scope !== '*' && scope !== 'Namespaced' && scope !== 'Cluster') return false;
-  if (!(rule.operations ?? []).some((op) => op === '*' || op === a.operation)) return false;
-  if (!exactOrWildcard(rule.apiGroups, resource.group)) return false;
-  if (!exactOrWildcard(rule.apiVersions, resource.version)) return false;
-  return (rule.resources ?? []).some((r) => {
-    const slash = r.indexOf('/');
-    const res = slash < 0 ? r : r.slice(0, slash);
-    const sub = slash < 0 ? '' : r.slice(slash + 1);
-    return (res === '*' || res === resource.resource) && (sub === '*' || sub === a.subresource);
-  });
 }
 
 function nameMatches(rule: NamedRule, a: AdmissionAttributes): boolean {

@@ -8,7 +8,6 @@
  */
 import type { Logger } from 'pino';
 import { ApiError } from '../../api/errors.ts';
-import type { RequestInfo } from '../../api/request-info.ts';
 import type { KubeObject } from '../../api/types.ts';
 import type { KindDefinition } from '../../registry/kind.ts';
 import type { Informer } from '../../registry/informer.ts';
@@ -16,7 +15,8 @@ import type { ResourceStore } from '../../registry/resource-store.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { AdmissionAttributes, GroupVersionResource } from '../attributes.ts';
 import { handlesOperations, type AdmissionPlugin } from '../plugin.ts';
-import { toCel, type AuthorizationCheck, type AuthorizationDecision, type AuthorizerBinding } from './cel.ts';
+import { authorizerFor } from '../cel-authorizer.ts';
+import { toCel, type AuthorizerBinding } from './cel.ts';
 import { PolicyMatcher, requestNamespace, type Match, type MatchResources } from './matching.ts';
 import { collectParams, ParamError, type ParamRef } from './params.ts';
 import { admissionRequest, namespaceObject } from './request.ts';
@@ -100,56 +100,6 @@ function addAnnotation(a: AdmissionAttributes, key: string, value: string): void
   annotations[key] = value;
 }
 
-/** An authorizer over the request's access checker, remembering each answer for the request (upstream's caching authorizer). */
-function authorizerFor(a: AdmissionAttributes): AuthorizerBinding {
-  const answers = new Map<string, Promise<AuthorizationDecision>>();
-  const access = a.context.auth?.access;
-  const authorize = (check: AuthorizationCheck): Promise<AuthorizationDecision> => {
-    const key = JSON.stringify(check);
-    let answer = answers.get(key);
-    if (!answer) {
-      answer = ask(check);
-      answers.set(key, answer);
-    }
-    return answer;
-  };
-  const ask = async (check: AuthorizationCheck): Promise<AuthorizationDecision> => {
-    if (!access) {
-      // Work the server does itself is not authorized: its own identity may do anything.
-      return { decision: check.user.groups.includes('system:masters') ? 'allow' : 'noOpinion', reason: '' };
-    }
-    const request: RequestInfo = check.resourceRequest
-      ? {
-          isResourceRequest: true,
-          path: '',
-          verb: check.verb,
-          apiPrefix: check.group ? 'apis' : 'api',
-          apiGroup: check.group,
-          apiVersion: '*',
-          namespace: check.namespace,
-          resource: check.resource,
-          subresource: check.subresource,
-          name: check.name,
-          inNamespace: check.namespace !== '',
-          parts: [],
-          ...(check.fieldSelector ? { fieldSelector: check.fieldSelector } : {}),
-          ...(check.labelSelector ? { labelSelector: check.labelSelector } : {}),
-        }
-      : { isResourceRequest: false, path: check.path, verb: check.verb, apiPrefix: '', apiGroup: '', apiVersion: '', namespace: '', resource: '', subresource: '', name: '', inNamespace: false, parts: [] };
-    try {
-      const result = await access.authorize({ user: check.user, request });
-      return { decision: result.decision, reason: result.reason ?? '', ...(result.evaluationError ? { error: result.evaluationError } : {}) };
-    } catch (err) {
-      return { decision: 'noOpinion', reason: '', error: err instanceof Error ? err.message : String(err) };
-    }
-  };
-  return {
-    user: a.user,
-    authorize,
-    requestResource: { group: a.resource.group, resource: a.resource.resource, subresource: a.subresource, namespace: requestNamespace(a), name: a.name },
-  };
-}
-
 /** One dispatch: the denials so far, and what its evaluations share (made when first needed). */
 class DispatchRun {
   readonly denied: DeniedDecision[] = [];
@@ -191,7 +141,7 @@ class RequestState {
     readonly attributes: AdmissionAttributes,
     readonly plugin: ValidatingAdmissionPolicy,
   ) {
-    this.authorizer = authorizerFor(attributes);
+    this.authorizer = authorizerFor(attributes, requestNamespace(attributes));
   }
 
   /** The object and old object as the matched kind (converted when an equivalent resource matched). */

@@ -9,14 +9,14 @@ import { ApiError, notFound } from '../../api/errors.ts';
 import { systemContext } from '../../api/request-context.ts';
 import type { KubeObject, StoredKubeObject } from '../../api/types.ts';
 import { matchesLabels } from '../../api/selectors/label-selector.ts';
-import type { NamedRule } from '../../kinds/admission-rules.ts';
 import type { Informer } from '../../registry/informer.ts';
 import { apiVersionOf, subresourceOf, type GroupVersionKind, type KindDefinition } from '../../registry/kind.ts';
 import type { ResourceStore } from '../../registry/resource-store.ts';
 import { storageRefOf } from '../../registry/storage-view.ts';
 import { cloneJson } from '../../api/types.ts';
 import type { AdmissionAttributes, GroupVersionResource } from '../attributes.ts';
-import { authorizerFor } from './authorizer.ts';
+import { authorizerFor } from '../cel-authorizer.ts';
+import { ruleMatches } from '../rules.ts';
 import type { AuthorizerBinding } from './cel.ts';
 import { aggregateText, forbiddenOf, internalErrorOf } from './errors.ts';
 import type { WebhookAccessor } from './source.ts';
@@ -51,37 +51,12 @@ export interface VersionedObjects {
   readonly oldObject: KubeObject | undefined;
 }
 
-const NAMESPACES: GroupVersionResource = { group: '', version: 'v1', resource: 'namespaces' };
-
 /** The request as the plugins see it (see WebhookRequest.namespace). */
 export function webhookRequest(a: AdmissionAttributes, kind: KindDefinition | undefined): WebhookRequest {
   const isNamespace = a.resource.group === '' && a.resource.resource === 'namespaces';
   const namespace = isNamespace && a.operation !== 'CREATE' ? a.name : a.namespace;
   let authorizer: AuthorizerBinding | undefined;
   return { attributes: a, kind, namespace, authorizer: () => (authorizer ??= authorizerFor(a, namespace)) };
-}
-
-function exactOrWildcard(items: readonly string[] | undefined, requested: string): boolean {
-  return (items ?? []).some((i) => i === '*' || i === requested);
-}
-
-/** rules.Matcher: one rule against an operation, a resource, a subresource and the namespace. */
-export function ruleMatches(rule: NamedRule, req: WebhookRequest, resource: GroupVersionResource): boolean {
-  const a = req.attributes;
-  const isNamespaces = resource.group === NAMESPACES.group && resource.version === NAMESPACES.version && resource.resource === NAMESPACES.resource;
-  const scope = rule.scope ?? '*';
-  if (scope === 'Namespaced' && (isNamespaces || req.namespace === '')) return false;
-  if (scope === 'Cluster' && !(isNamespaces || req.namespace === '')) return false;
-  if (scope !== '*' && scope !== 'Namespaced' && scope !== 'Cluster') return false;
-  if (!(rule.operations ?? []).some((op) => op === '*' || op === a.operation)) return false;
-  if (!exactOrWildcard(rule.apiGroups, resource.group)) return false;
-  if (!exactOrWildcard(rule.apiVersions, resource.version)) return false;
-  return (rule.resources ?? []).some((entry) => {
-    const slash = entry.indexOf('/');
-    const res = slash < 0 ? entry : entry.slice(0, slash);
-    const sub = slash < 0 ? '' : entry.slice(slash + 1);
-    return (res === '*' || res === resource.resource) && (sub === '*' || sub === a.subresource);
-  });
 }
 
 /** Converts an object from one kind's form to another's through their common stored form. */
@@ -106,10 +81,10 @@ export function versionedObjects(req: WebhookRequest, inv: Invocation, objects: 
 }
 
 /**
- * The request for CEL (`request`): the AdmissionRequest webhooks get, without uid and objects,
+ * The AdmissionRequest's fields up to userInfo (what both the review sent and CEL's `request` hold),
  * naming the invocation's resource and kind and the request's own.
  */
-export function celRequest(req: WebhookRequest, inv: Invocation): Record<string, unknown> {
+export function requestHead(req: WebhookRequest, inv: Invocation): Record<string, unknown> {
   const a = req.attributes;
   return {
     kind: { group: inv.kind.group, version: inv.kind.version, kind: inv.kind.kind },
@@ -122,9 +97,13 @@ export function celRequest(req: WebhookRequest, inv: Invocation): Record<string,
     ...(req.namespace ? { namespace: req.namespace } : {}),
     operation: a.operation,
     userInfo: userInfoOf(a),
-    dryRun: a.dryRun,
-    options: a.options ?? null,
   };
+}
+
+/** The request for CEL (`request`): the AdmissionRequest webhooks get, without uid and objects. */
+export function celRequest(req: WebhookRequest, inv: Invocation): Record<string, unknown> {
+  const a = req.attributes;
+  return { ...requestHead(req, inv), dryRun: a.dryRun, options: a.options ?? null };
 }
 
 /** authentication.k8s.io/v1 UserInfo of the requester (empty fields left out, as Go's omitempty does). */
@@ -252,7 +231,7 @@ export class WebhookMatcher {
     const a = req.attributes;
     const rules = hook.hook.rules ?? [];
     for (const rule of rules) {
-      if (rule && ruleMatches(rule, req, a.resource)) {
+      if (rule && ruleMatches(rule, a, req.namespace, a.resource)) {
         return { hook, resource: a.resource, subresource: a.subresource, kind: a.kind, target: req.kind };
       }
     }
@@ -266,7 +245,7 @@ export class WebhookMatcher {
       for (const kind of equivalents) {
         if (kind === req.kind) continue;
         const resource = { group: kind.group, version: kind.version, resource: kind.plural };
-        if (ruleMatches(rule, req, resource)) {
+        if (ruleMatches(rule, req.attributes, req.namespace, resource)) {
           return { hook, resource, subresource: a.subresource, kind: { group: kind.group, version: kind.version, kind: kind.kind }, target: kind };
         }
       }

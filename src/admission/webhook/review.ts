@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../../api/types.ts';
 import { apiVersionOf } from '../../registry/kind.ts';
 import type { WebhookStatus } from './errors.ts';
-import { userInfoOf, type Invocation, type VersionedObjects, type WebhookRequest } from './matching.ts';
+import { requestHead, type Invocation, type VersionedObjects, type WebhookRequest } from './matching.ts';
 
 export type ReviewVersion = 'v1' | 'v1beta1';
 
@@ -40,16 +40,7 @@ export function createReview(version: ReviewVersion, req: WebhookRequest, inv: I
   const a = req.attributes;
   const request = {
     uid,
-    kind: { group: inv.kind.group, version: inv.kind.version, kind: inv.kind.kind },
-    resource: { group: inv.resource.group, version: inv.resource.version, resource: inv.resource.resource },
-    ...(inv.subresource ? { subResource: inv.subresource } : {}),
-    requestKind: { group: a.kind.group, version: a.kind.version, kind: a.kind.kind },
-    requestResource: { group: a.resource.group, version: a.resource.version, resource: a.resource.resource },
-    ...(a.subresource ? { requestSubResource: a.subresource } : {}),
-    ...(a.name ? { name: a.name } : {}),
-    ...(req.namespace ? { namespace: req.namespace } : {}),
-    operation: a.operation,
-    userInfo: userInfoOf(a),
+    ...requestHead(req, inv),
     object: sent(objects.object, inv),
     oldObject: sent(objects.oldObject, inv),
     dryRun: a.dryRun,

@@ -4,7 +4,7 @@
  * otherwise, with apimachinery's and kube-openapi's messages.
  */
 import { dns1035LabelErrors, dns1123LabelErrors, dns1123SubdomainErrors, labelValueErrors, qualifiedNameErrors } from '../../api/validation/names.ts';
-import { parseRequestURI, UrlError } from '../runtime/go-url.ts';
+import { parseRequestURI, UrlError } from '../../api/go/url.ts';
 import { actualSize, CelObject, CelOptional, type CelValue } from '../values.ts';
 import { ceilCost, global, member, REGEX_LENGTH, STRING_TRAVERSAL, type Overload } from './overload.ts';
 

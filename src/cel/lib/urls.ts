@@ -3,7 +3,7 @@
  * reading), isURL and the getters. URLs compare by their parts, as upstream compares String().
  */
 import { evalError } from '../errors.ts';
-import { escapedPath, hostname, parseRequestURI, parseUrl, port, parseQuery, urlIdentity, UrlError, type GoUrl } from '../runtime/go-url.ts';
+import { escapedPath, hostname, parseRequestURI, parseUrl, port, parseQuery, urlIdentity, UrlError, type GoUrl } from '../../api/go/url.ts';
 import { actualSize, CelObject, type CelValue } from '../values.ts';
 import { ceilCost, global, member, STRING_TRAVERSAL, type Overload } from './overload.ts';
 

@@ -3,6 +3,7 @@
  * time.Duration: RFC 3339 in and RFC3339Nano out (a parsed offset other than zero is kept for
  * printing), Go's ParseDuration, `<seconds>s` out, calendar getters in UTC or a named or numeric zone.
  */
+import { formatFloatFixed } from '../../api/go/number.ts';
 import { evalError } from '../errors.ts';
 import { CelDuration, CelTimestamp, INT64_MAX, INT64_MIN } from '../values.ts';
 
@@ -148,21 +149,6 @@ export function formatDuration(d: CelDuration): string {
   const sec = d.nanos / NS_PER_SECOND;
   const nsec = d.nanos % NS_PER_SECOND;
   return `${formatFloatFixed(Number(sec) + Number(nsec) / 1e9)}s`;
-}
-
-/** The shortest round-tripping decimal of a double without exponent ('f', -1). */
-export function formatFloatFixed(x: number): string {
-  if (Number.isNaN(x)) return 'NaN';
-  if (!Number.isFinite(x)) return x > 0 ? '+Inf' : '-Inf';
-  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
-  const [mantissa, expText] = Math.abs(x).toExponential().split('e') as [string, string];
-  const digits = mantissa.replace('.', '');
-  const exp = Number(expText);
-  let out: string;
-  if (exp < 0) out = `0.${'0'.repeat(-exp - 1)}${digits}`;
-  else if (digits.length <= exp + 1) out = digits + '0'.repeat(exp + 1 - digits.length);
-  else out = `${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`;
-  return x < 0 ? `-${out}` : out;
 }
 
 const UNITS: Record<string, bigint> = {

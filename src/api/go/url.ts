@@ -1,8 +1,8 @@
 /**
  * The parts of Go's net/url the Kubernetes URL library uses: ParseRequestURI and Parse (with their
- * error texts), Hostname, Port, EscapedPath and Query.
+ * error texts), Hostname, Port, EscapedPath and Query; also what validates webhook URLs.
  */
-import { goQuote } from '../../api/go/quote.ts';
+import { goQuote } from './quote.ts';
 
 export interface GoUrl {
   readonly scheme: string;
@@ -36,12 +36,13 @@ export function parseRequestURI(raw: string): GoUrl {
   return wrap('parse', raw, () => parse(raw, true));
 }
 
+/** url.Parse: an error in the URL names it without its fragment, an error in the fragment the whole text. */
 export function parseUrl(raw: string): GoUrl {
   const hash = raw.indexOf('#');
-  const u = wrap('parse', raw, () => parse(hash < 0 ? raw : raw.slice(0, hash), false));
+  const withoutFragment = hash < 0 ? raw : raw.slice(0, hash);
+  const u = wrap('parse', withoutFragment, () => parse(withoutFragment, false));
   if (hash < 0) return u;
-  const fragment = wrap('parse', raw, () => ({ ...u, fragment: unescape(raw.slice(hash + 1), 'fragment') }));
-  return fragment;
+  return wrap('parse', raw, () => ({ ...u, fragment: unescape(raw.slice(hash + 1), 'fragment') }));
 }
 
 function parse(raw: string, viaRequest: boolean): GoUrl {

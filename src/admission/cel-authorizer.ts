@@ -1,15 +1,22 @@
 /**
- * The `authorizer` of a webhook's match conditions: the request's access checker asked about the
- * requester, each question answered once per request (upstream's caching authorizer), and
+ * The `authorizer` of an admission CEL expression (a policy's validations and match conditions, a
+ * webhook's match conditions): the request's access checker asked about the requester, each
+ * question answered once per request (upstream's caching authorizer), and
  * `authorizer.requestResource` naming what the request addresses.
  */
-import type { RequestInfo } from '../../api/request-info.ts';
-import type { AuthorizationDecision, AuthorizationRequest } from '../../cel/index.ts';
-import type { AdmissionAttributes } from '../attributes.ts';
-import type { AuthorizerBinding } from './cel.ts';
+import type { RequestInfo } from '../api/request-info.ts';
+import type { AuthorizationDecision, AuthorizationRequest } from '../cel/index.ts';
+import type { AdmissionAttributes } from './attributes.ts';
 
-/** Builds the binding for one request; `namespace` is the request's namespace as webhooks see it. */
-export function authorizerFor(a: AdmissionAttributes, namespace: string): AuthorizerBinding {
+/** The binding: the requester, how to ask, and what the request itself addresses. */
+export interface RequestAuthorizer {
+  readonly user: AuthorizationRequest['user'];
+  authorize(check: AuthorizationRequest): Promise<AuthorizationDecision>;
+  readonly requestResource: { readonly group: string; readonly resource: string; readonly subresource: string; readonly namespace: string; readonly name: string };
+}
+
+/** Builds the binding for one request; `namespace` is the request's namespace as the caller sees it. */
+export function authorizerFor(a: AdmissionAttributes, namespace: string): RequestAuthorizer {
   const answers = new Map<string, Promise<AuthorizationDecision>>();
   const access = a.context.auth?.access;
   const ask = async (check: AuthorizationRequest): Promise<AuthorizationDecision> => {
