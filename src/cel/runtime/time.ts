@@ -3,6 +3,7 @@
  * time.Duration: RFC 3339 in and RFC3339Nano out (a parsed offset other than zero is kept for
  * printing), Go's ParseDuration, `<seconds>s` out, calendar getters in UTC or a named or numeric zone.
  */
+import { civilFromDays, daysFromCivil } from '../../api/go/civil-days.ts';
 import { formatFloatFixed } from '../../api/go/number.ts';
 import { evalError } from '../errors.ts';
 import { CelDuration, CelTimestamp, INT64_MAX, INT64_MIN } from '../values.ts';
@@ -75,29 +76,6 @@ function isLeap(y: number): boolean {
 
 function daysIn(y: number, m: number): number {
   return [31, isLeap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]!;
-}
-
-/** Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm). */
-function daysFromCivil(y: number, m: number, d: number): number {
-  y -= m <= 2 ? 1 : 0;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
-
-/** The civil date of a day count since 1970-01-01. */
-function civilFromDays(z: number): { year: number; month: number; day: number } {
-  z += 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp + (mp < 10 ? 3 : -9);
-  return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month, day };
 }
 
 interface Civil {

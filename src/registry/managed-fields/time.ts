@@ -4,32 +4,12 @@
  * the form kept in memory. Computed by hand rather than with Date, whose two-digit-year rules
  * would misplace the year-1 times Go's zero value produces.
  */
+import { civilFromDays, daysFromCivil } from '../../api/go/civil-days.ts';
 import { BoundedCache } from '../../ssa/bounded-cache.ts';
 
 /** Go's zero time (0001-01-01T00:00:00Z), which metav1.Time encodes as JSON null. */
 export const GO_ZERO_TIME_SECONDS = -62135596800;
 
-/** Days from 1970-01-01 to the given proleptic Gregorian date (Hinnant's days_from_civil). */
-function daysFromCivil(y: number, m: number, d: number): number {
-  const yy = m <= 2 ? y - 1 : y;
-  const era = Math.floor(yy / 400);
-  const yoe = yy - era * 400;
-  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
-
-function civilFromDays(z: number): [number, number, number] {
-  const zz = z + 719468;
-  const era = Math.floor(zz / 146097);
-  const doe = zz - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp + (mp < 10 ? 3 : -9);
-  return [era * 400 + yoe + (m <= 2 ? 1 : 0), m, d];
-}
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -73,7 +53,7 @@ export function formatTimeSeconds(seconds: number): string {
 function formatTime(seconds: number): string {
   const days = Math.floor(seconds / 86400);
   const rest = seconds - days * 86400;
-  const [y, m, d] = civilFromDays(days);
+  const { year: y, month: m, day: d } = civilFromDays(days);
   const two = (n: number) => String(n).padStart(2, '0');
   const hh = Math.floor(rest / 3600);
   const mm = Math.floor((rest % 3600) / 60);
