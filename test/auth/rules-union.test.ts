@@ -8,17 +8,14 @@ import { test } from 'node:test';
 import { alwaysAllowAuthorizer, alwaysDenyAuthorizer, privilegedGroupAuthorizer } from '../../src/auth/authz/builtin-authorizers.ts';
 import { unionRulesFor } from '../../src/auth/authz/chain.ts';
 import { NodeAuthorizer } from '../../src/auth/node/node-authorizer.ts';
-import type { Authorizer } from '../../src/auth/authz/authorizer.ts';
+import { WebhookAuthorizer } from '../../src/auth/authz/webhook/webhook-authorizer.ts';
 import { startTestServer } from '../helpers/server.ts';
 import { client } from '../helpers/http.ts';
 
 const alice = { name: 'alice', uid: '', groups: ['system:authenticated'], extra: {} };
 const kubelet = { name: 'system:node:n1', uid: '', groups: ['system:nodes', 'system:authenticated'], extra: {} };
-const webhookLike: Authorizer = {
-  name: 'webhook',
-  authorize: () => ({ decision: 'noOpinion' }),
-  rulesFor: () => ({ resourceRules: [], nonResourceRules: [], incomplete: true, evaluationError: 'webhook authorizer does not support user rule resolution' }),
-};
+// The real webhook authorizer: its rules answer needs none of its connection settings.
+const webhook = new WebhookAuthorizer({ name: 'webhook' } as ConstructorParameters<typeof WebhookAuthorizer>[0]);
 const node = new NodeAuthorizer({} as ConstructorParameters<typeof NodeAuthorizer>[0]);
 
 test('AlwaysAllow lists every verb on everything; the privileged group is no resolver', async () => {
@@ -33,10 +30,10 @@ test('AlwaysAllow lists every verb on everything; the privileged group is no res
 
 test('a webhook and the Node authorizer for a node make the list incomplete, errors joined as an aggregate', async () => {
   assert.deepEqual(await unionRulesFor([node, alwaysDenyAuthorizer], alice, 'default'), { resourceRules: [], nonResourceRules: [], incomplete: false });
-  const one = await unionRulesFor([node, webhookLike], alice, 'default');
+  const one = await unionRulesFor([node, webhook], alice, 'default');
   assert.equal(one.incomplete, true);
   assert.equal(one.evaluationError, 'webhook authorizer does not support user rule resolution');
-  const two = await unionRulesFor([node, webhookLike], kubelet, 'default');
+  const two = await unionRulesFor([node, webhook], kubelet, 'default');
   assert.equal(two.evaluationError, '[node authorizer does not support user rule resolution, webhook authorizer does not support user rule resolution]');
 });
 
