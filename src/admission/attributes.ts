@@ -35,4 +35,57 @@ export interface AdmissionAttributes {
   readonly options?: Readonly<Record<string, unknown>>;
   /** The request the write belongs to (warnings go to its `warnings`). */
   readonly context: RequestContext;
+  /**
+   * Whether the mutating phase runs a second time, as upstream's Attributes carry it. Absent until a
+   * plugin that may ask for a second round needs it (`reinvocationContextOf`), so that a chain with
+   * no mutating webhooks allocates nothing for it.
+   */
+  reinvocation?: ReinvocationContext;
+}
+
+/**
+ * The mutating phase's second round (upstream's ReinvocationContext): a plugin that changed the
+ * object after one that wants to see later changes (a webhook with reinvocationPolicy IfNeeded)
+ * asks for it; the chain then runs every mutating plugin once more (in-tree plugins are
+ * idempotent, and each webhook plugin decides which of its webhooks are called again). There are
+ * never more than two rounds.
+ */
+export class ReinvocationContext {
+  #isReinvoke = false;
+  #shouldReinvoke = false;
+  /** What each plugin remembers between the rounds, by plugin name. */
+  readonly #values = new Map<string, unknown>();
+
+  /** The second round is running. */
+  get isReinvoke(): boolean {
+    return this.#isReinvoke;
+  }
+
+  /** A plugin asked for a second round. */
+  get shouldReinvoke(): boolean {
+    return this.#shouldReinvoke;
+  }
+
+  /** Asks for a second round (in the second round it has no effect: there is no third). */
+  setShouldReinvoke(): void {
+    this.#shouldReinvoke = true;
+  }
+
+  /** The chain starts the second round. */
+  setIsReinvoke(): void {
+    this.#isReinvoke = true;
+  }
+
+  value(plugin: string): unknown {
+    return this.#values.get(plugin);
+  }
+
+  setValue(plugin: string, value: unknown): void {
+    this.#values.set(plugin, value);
+  }
+}
+
+/** The request's reinvocation context, made on first use. */
+export function reinvocationContextOf(a: AdmissionAttributes): ReinvocationContext {
+  return (a.reinvocation ??= new ReinvocationContext());
 }

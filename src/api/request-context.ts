@@ -1,3 +1,4 @@
+import type { Level } from '../audit/policy.ts';
 import type { AuthServices } from '../auth/services.ts';
 import type { UserInfo } from '../auth/user.ts';
 
@@ -30,9 +31,15 @@ export interface RequestContext {
   readonly auth?: AuthServices;
   /**
    * Annotations for the request's audit event (admission policies and webhooks add theirs), when
-   * the request is audited; absent otherwise, so adding one is `ctx.auditAnnotations?.[key] = …`.
+   * the request is audited; absent otherwise. `addAuditAnnotation` (src/audit/annotations.ts) adds
+   * one with its level.
    */
   readonly auditAnnotations?: Record<string, string>;
+  /**
+   * The level of the request's audit events, alongside `auditAnnotations`: an annotation that
+   * belongs only in events of a higher level (src/audit/annotations.ts) is not added below it.
+   */
+  readonly auditLevel?: Level;
 }
 
 /** A feature-gate view over a map of gate → enabled; unknown gates are off. */

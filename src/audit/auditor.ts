@@ -66,11 +66,6 @@ export function noteRequestBody(ctx: Context, body: Buffer): void {
   record.requestContentType = ctx.get('content-type');
 }
 
-/** The annotations object of an audited request, for its RequestContext (admission adds to it). */
-export function auditAnnotationsOf(ctx: Context): Record<string, string> | undefined {
-  return (ctx.state as AuditState).audit?.record?.annotations;
-}
-
 /**
  * Upstream's `Audit-Id` response header: the request's own `Audit-ID` (kept as sent), or a new
  * UUID. The same ID names the request's audit events.

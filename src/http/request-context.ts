@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import type { FeatureGates, RequestContext } from '../api/request-context.ts';
 import type { RequestInfo } from '../api/request-info.ts';
 import type { AuthServices } from '../auth/services.ts';
-import { auditAnnotationsOf } from '../audit/auditor.ts';
+import { auditRecordOf } from '../audit/auditor.ts';
 import type { ApiState } from './scope.ts';
 
 /**
@@ -12,8 +12,8 @@ import type { ApiState } from './scope.ts';
  */
 export function requestContextOf(ctx: Context, info: RequestInfo, featureGates: FeatureGates, auth?: AuthServices): RequestContext {
   const state = ctx.state as ApiState;
-  // Only an audited request has annotations to fill (admission adds its own).
-  const auditAnnotations = auditAnnotationsOf(ctx);
+  // Only an audited request has annotations to fill (admission adds its own, each up to the event's level).
+  const record = auditRecordOf(ctx);
   return {
     user: state.user,
     dryRun: false,
@@ -22,7 +22,7 @@ export function requestContextOf(ctx: Context, info: RequestInfo, featureGates: 
     warnings: state.warnings,
     featureGates,
     ...(auth ? { auth } : {}),
-    ...(auditAnnotations ? { auditAnnotations } : {}),
+    ...(record ? { auditAnnotations: record.annotations, auditLevel: record.level } : {}),
   };
 }
 

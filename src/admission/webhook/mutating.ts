@@ -1,9 +1,15 @@
 /**
  * The MutatingAdmissionWebhook plugin (mutating phase): calls the matching webhooks one after the
  * other, in configuration-name order, and applies each one's JSONPatch to the object before the
- * next is asked. A webhook with reinvocationPolicy IfNeeded is called once more when a later
- * webhook changed the object (upstream reinvokes the whole mutating chain; here the second round
- * covers the webhooks, the last mutating plugin upstream runs).
+ * next is asked.
+ *
+ * Reinvocation (upstream's mutating dispatcher with its webhookReinvokeContext): when a webhook's
+ * patch changes the object, every webhook with reinvocationPolicy IfNeeded called before it (since
+ * the last change) is marked to be called again, and the request's reinvocation context asks the
+ * chain for a second round of the whole mutating phase (src/admission/chain.ts). In that round a
+ * webhook is called only if it is marked (never for the first time); and if the in-tree plugins,
+ * run again before this one, changed the object since the webhooks last left it, the IfNeeded
+ * webhooks called after the last webhook change are marked as well.
  */
 import type { KubeObject } from '../../api/types.ts';
 import { canonicalJson } from '../../registry/system-fields.ts';
@@ -11,27 +17,42 @@ import { dropNullFields } from '../../registry/null-fields.ts';
 import { removeUnknownFields } from '../../registry/field-validation.ts';
 import { findTypeError } from '../../registry/type-check.ts';
 import type { KindDefinition } from '../../registry/kind.ts';
-import type { AdmissionAttributes } from '../attributes.ts';
+import { reinvocationContextOf, type AdmissionAttributes, type ReinvocationContext } from '../attributes.ts';
 import type { AdmissionDeps } from '../index.ts';
 import type { AdmissionPlugin } from '../plugin.ts';
 import { CallingWebhookError, internalErrorOf } from './errors.ts';
 import { applyPatch, decodePatch, PatchError } from './json-patch.ts';
 import { convertObject, versionedObjects, type Invocation, type VersionedObjects, type WebhookRequest } from './matching.ts';
+import { FAILED_OPEN_PREFIX, jsonPatchAnnotationValue, MUTATION_PREFIX, mutationAnnotationValue, PATCH_PREFIX } from './mutation-annotations.ts';
 import type { AdmissionResponse } from './review.ts';
+import type { WebhookAccessor } from './source.ts';
 import { GenericWebhook } from './webhook.ts';
 import { goQuote } from '../../api/go/quote.ts';
 
-const MUTATION_PREFIX = 'mutation.webhook.admission.k8s.io/';
-const FAILED_OPEN_PREFIX = 'failed-open.mutation.webhook.admission.k8s.io/';
-
-/** Which webhooks a second round calls (upstream's webhookReinvokeContext). */
-interface Reinvocation {
+/** What the plugin remembers between the two rounds of one request (upstream's webhookReinvokeContext). */
+class WebhookReinvocation {
   /** IfNeeded webhooks called since the object last changed. */
-  readonly previouslyInvoked: Set<string>;
+  previouslyInvoked = new Set<string>();
   /** Webhooks the second round calls again. */
-  readonly reinvoke: Set<string>;
-  /** A webhook changed the object: a second round runs. */
-  shouldReinvoke: boolean;
+  readonly reinvoke = new Set<string>();
+  /**
+   * The object as the webhooks left it in the first round (canonical JSON), kept only when there
+   * are webhooks a later change would mark: the second round compares it with what it is given.
+   */
+  lastOutput: string | undefined;
+
+  /** The object changed: the IfNeeded webhooks that saw it before are called again. */
+  requireReinvokingPreviouslyInvoked(): void {
+    if (this.previouslyInvoked.size === 0) return;
+    for (const uid of this.previouslyInvoked) this.reinvoke.add(uid);
+    this.previouslyInvoked = new Set();
+  }
+}
+
+/** A patch applied: the object after it (decoded as the kind, defaulted), and whether it differs. */
+interface Patched {
+  readonly object: KubeObject;
+  readonly changed: boolean;
 }
 
 export class MutatingAdmissionWebhook extends GenericWebhook implements AdmissionPlugin {
@@ -42,26 +63,40 @@ export class MutatingAdmissionWebhook extends GenericWebhook implements Admissio
   }
 
   admit(a: AdmissionAttributes): void | Promise<void> {
-    // Without configurations the request passes without a promise.
-    if (this.webhooksFor(a).length === 0) return;
-    return this.#dispatch(a);
+    // Without configurations the request passes without a promise (or a reinvocation context).
+    const hooks = this.webhooksFor(a);
+    if (hooks.length === 0) return;
+    return this.#dispatch(a, hooks);
   }
 
-  async #dispatch(a: AdmissionAttributes): Promise<void> {
+  async #dispatch(a: AdmissionAttributes, hooks: readonly WebhookAccessor[]): Promise<void> {
+    const context = reinvocationContextOf(a);
+    let state = context.value(this.name) as WebhookReinvocation | undefined;
+    if (!state) {
+      state = new WebhookReinvocation();
+      context.setValue(this.name, state);
+    }
+    const round = context.isReinvoke ? 1 : 0;
+    // The in-tree plugins ran again and changed what the webhooks left: those that saw it last see it again.
+    if (round === 1 && state.previouslyInvoked.size > 0 && canonicalJson(a.object ?? null) !== state.lastOutput) state.requireReinvokingPreviouslyInvoked();
     const req = this.request(a);
-    const state: Reinvocation = { previouslyInvoked: new Set(), reinvoke: new Set(), shouldReinvoke: false };
     const original = a.object;
-    let current = original;
-    current = await this.#round(req, 0, state, current);
-    if (state.shouldReinvoke) current = await this.#round(req, 1, state, current);
+    const current = await this.#round(req, hooks, round, context, state, original);
     if (original && current && current !== original) replaceContents(original, current);
+    state.lastOutput = round === 0 && state.previouslyInvoked.size > 0 ? canonicalJson(a.object ?? null) : undefined;
   }
 
   /** One pass over the webhooks; returns the object as they left it (in the request's kind). */
-  async #round(req: WebhookRequest, round: 0 | 1, state: Reinvocation, start: KubeObject | undefined): Promise<KubeObject | undefined> {
+  async #round(
+    req: WebhookRequest,
+    hooks: readonly WebhookAccessor[],
+    round: 0 | 1,
+    context: ReinvocationContext,
+    state: WebhookReinvocation,
+    start: KubeObject | undefined,
+  ): Promise<KubeObject | undefined> {
     const a = req.attributes;
     let current = start;
-    const hooks = this.webhooksFor(a);
     for (let i = 0; i < hooks.length; i++) {
       const accessor = hooks[i]!;
       const inv = await this.matcher.shouldCallHook(accessor, req, { object: current, oldObject: a.oldObject });
@@ -81,18 +116,17 @@ export class MutatingAdmissionWebhook extends GenericWebhook implements Admissio
         const response = await this.callHook(req, inv, versioned);
         const patched = this.#patch(req, inv, versioned.object, response);
         if (patched) {
-          changed = canonicalJson(patched) !== canonicalJson(versioned.object);
-          current = inv.target && req.kind && inv.target !== req.kind ? convertObject(patched, inv.target, req.kind) : patched;
+          changed = patched.changed;
+          this.annotate(a, `${PATCH_PREFIX}round_${round}_index_${i}`, jsonPatchAnnotationValue(accessor.configurationName, accessor.name, response.patch!), 'Request');
+          current = inv.target && req.kind && inv.target !== req.kind ? convertObject(patched.object, inv.target, req.kind) : patched.object;
         }
       } catch (err) {
         failure = err;
       }
-      this.annotate(a, `${MUTATION_PREFIX}round_${round}_index_${i}`, JSON.stringify({ configuration: accessor.configurationName, webhook: accessor.name, mutated: changed }));
+      this.annotate(a, `${MUTATION_PREFIX}round_${round}_index_${i}`, mutationAnnotationValue(accessor.configurationName, accessor.name, changed));
       if (changed) {
-        // Every IfNeeded webhook called before this change is called again in a second round.
-        for (const uid of state.previouslyInvoked) state.reinvoke.add(uid);
-        state.previouslyInvoked.clear();
-        state.shouldReinvoke = true;
+        state.requireReinvokingPreviouslyInvoked();
+        context.setShouldReinvoke();
       }
       if (hook.reinvocationPolicy === 'IfNeeded') state.previouslyInvoked.add(accessor.uid);
       if (failure === undefined) continue;
@@ -111,10 +145,10 @@ export class MutatingAdmissionWebhook extends GenericWebhook implements Admissio
   }
 
   /**
-   * The object after the response's patch, defaulted and decoded as the kind decodes it, or
+   * The object after the response's patch, decoded as the kind decodes it and defaulted, or
    * undefined when the response has none (or an empty one).
    */
-  #patch(req: WebhookRequest, inv: Invocation, object: KubeObject | undefined, response: AdmissionResponse): KubeObject | undefined {
+  #patch(req: WebhookRequest, inv: Invocation, object: KubeObject | undefined, response: AdmissionResponse): Patched | undefined {
     const name = inv.hook.name;
     if (!response.patch || response.patch.length === 0) return undefined;
     let operations;
@@ -138,12 +172,14 @@ export class MutatingAdmissionWebhook extends GenericWebhook implements Admissio
     if (kind) {
       const typeError = findTypeError(kind.schema, patched);
       if (typeError) throw internalErrorOf(typeError);
-      // As the typed decoding after a patch drops fields the kind does not have, and defaults the rest.
+      // As the typed decoding after a patch drops fields the kind does not have.
       removeUnknownFields(kind.schema, patched);
       dropNullFields(kind.schema, patched);
-      kind.strategy.default?.(req.attributes.context, patched);
     }
-    return patched;
+    // Compared as decoded, before defaulting (as upstream): a patch that removes a defaulted field changed the object.
+    const changed = canonicalJson(patched) !== canonicalJson(object);
+    kind?.strategy.default?.(req.attributes.context, patched);
+    return { object: patched, changed };
   }
 }
 

@@ -14,6 +14,7 @@ import { WebhookMatcher, webhookRequest, type Invocation, type VersionedObjects,
 import { createReview, InvalidResponseError, reviewVersionFor, UndecodableResponseError, verifyResponse, type AdmissionResponse } from './review.ts';
 import { WebhookSource } from './source.ts';
 import { parseGoUrl } from '../../kinds/webhook-configuration-rules.ts';
+import { addAuditAnnotation, type AnnotationLevel } from '../../audit/annotations.ts';
 
 const GROUP = 'admissionregistration.k8s.io';
 /** Kinds no webhook from the API is asked about, so that a broken webhook cannot lock its own configuration (or a policy) in. */
@@ -103,7 +104,7 @@ export abstract class GenericWebhook {
       if (err instanceof UndecodableResponseError) throw new CallingWebhookError(name, `failed to call webhook: ${err.message}`);
       throw err;
     }
-    for (const [key, value] of Object.entries(response.auditAnnotations)) addAnnotation(a, `${name}/${key}`, value);
+    for (const [key, value] of Object.entries(response.auditAnnotations)) addAuditAnnotation(a.context, `${name}/${key}`, value);
     a.context.warnings.push(...response.warnings);
     if (!response.allowed) throw webhookDenied(name, response.result);
     return response;
@@ -125,9 +126,12 @@ export abstract class GenericWebhook {
     return { url: cc.url, caBundle };
   }
 
-  /** An audit annotation on the request, as Attributes.AddAnnotation adds one (an existing key keeps its value). */
-  protected annotate(a: AdmissionAttributes, key: string, value: string): void {
-    addAnnotation(a, key, value);
+  /**
+   * An audit annotation on the request, as Attributes.AddAnnotationWithLevel adds one: in events at
+   * `level` (Metadata unless said) or above; an existing key keeps its value.
+   */
+  protected annotate(a: AdmissionAttributes, key: string, value: string, level: AnnotationLevel = 'Metadata'): void {
+    addAuditAnnotation(a.context, key, value, level);
   }
 
   /** Logs a failure that refuses the request (failurePolicy Fail). */
@@ -139,12 +143,6 @@ export abstract class GenericWebhook {
   protected failedOpen(hook: string, err: CallingWebhookError): void {
     this.logger.warn({ webhook: hook, err: err.message }, 'Failed calling webhook, failing open');
   }
-}
-
-function addAnnotation(a: AdmissionAttributes, key: string, value: string): void {
-  const annotations = a.context.auditAnnotations;
-  if (!annotations) return;
-  if (annotations[key] === undefined) annotations[key] = value;
 }
 
 /** client-go's error for a response outside 2xx: the Status it carries, else upstream's generic texts. */
