@@ -92,6 +92,12 @@ export const FLAGS: readonly FlagDefinition[] = [
     'Admission plugins to enable in addition to the default ones (NamespaceLifecycle, LimitRanger, ServiceAccount, PodSecurity, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota). This server has: AlwaysAdmit, NamespaceLifecycle, LimitRanger, ServiceAccount, PodSecurity, MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota, AlwaysDeny; they run in kube-apiserver\'s order whatever the order here.',
   ),
   flag('disable-admission-plugins', 'list', '', 'Admission plugins to disable although they are enabled by default (any kube-apiserver plugin name is accepted).'),
+  flag(
+    'admission-control-config-file',
+    'string',
+    '',
+    'AdmissionConfiguration file (apiserver.config.k8s.io/v1) with per-plugin configuration, embedded or by path (relative to the file): PodSecurity takes a PodSecurityConfiguration (default levels, exempt users, namespaces and runtime classes), ResourceQuota a ResourceQuotaConfiguration (limitedResources); read at start, a bad one stops it.',
+  ),
   flag('runtime-config', 'list', '', 'Enable or disable API group versions or resources: <group>/<version>[=true|false], <group>/<version>/<resource>=false, api/all=false.'),
   flag('feature-gates', 'list', '', 'Feature gates: APIResponseCompression=true|false, CBORServingAndStorage=true|false (default false), WatchList=true|false.'),
   flag('history-window', 'duration', '5m', 'How long watch history (and continue tokens) stay valid.'),
@@ -184,6 +190,7 @@ export interface Config {
   controllers: string[];
   enableAdmissionPlugins: string[];
   disableAdmissionPlugins: string[];
+  admissionControlConfigFile: string;
   runtimeConfig: string[];
   featureGates: string[];
   historyWindowMs: number;

@@ -6,6 +6,7 @@ import type { ResourceStore } from '../registry/resource-store.ts';
 import type { Storage } from '../storage/storage.ts';
 import { alwaysAdmit, alwaysDeny } from './always.ts';
 import { AdmissionChain } from './chain.ts';
+import { readAdmissionConfiguration, pluginConfigurationFor } from './config/admission-configuration.ts';
 import { enabledPluginNames } from './enabled-plugins.ts';
 import { NamespaceLifecycle } from './namespace-lifecycle.ts';
 import type { AdmissionPlugin } from './plugin.ts';
@@ -39,14 +40,18 @@ export interface Admission {
   stop(): void;
 }
 
-/** Plugins this server has, by upstream name: each builds its plugin and says how to start and stop it. */
-const PLUGINS: Record<string, (deps: AdmissionDeps) => { plugin: AdmissionPlugin; start?: () => Promise<void>; stop?: () => void }> = {
+/**
+ * Plugins this server has, by upstream name: each builds its plugin and says how to start and stop it.
+ * `configuration` is the plugin's text from --admission-control-config-file (undefined without one);
+ * the plugins that take one throw AdmissionConfigError when it is bad.
+ */
+const PLUGINS: Record<string, (deps: AdmissionDeps, configuration: string | undefined) => { plugin: AdmissionPlugin; start?: () => Promise<void>; stop?: () => void }> = {
   AlwaysAdmit: () => ({ plugin: alwaysAdmit }),
   NamespaceLifecycle: (deps) => ({ plugin: new NamespaceLifecycle(deps.namespaces, deps.namespaceView) }),
   LimitRanger: (deps) => LimitRanger.build(deps),
   ServiceAccount: (deps) => ServiceAccountAdmission.build(deps),
-  PodSecurity: (deps) => PodSecurity.build(deps),
-  ResourceQuota: (deps) => ResourceQuotaAdmission.build(deps),
+  PodSecurity: (deps, configuration) => PodSecurity.build(deps, configuration),
+  ResourceQuota: (deps, configuration) => ResourceQuotaAdmission.build(deps, configuration),
   MutatingAdmissionWebhook: (deps) => mutatingAdmissionWebhook(deps),
   ValidatingAdmissionPolicy: (deps) => validatingAdmissionPolicy(deps),
   ValidatingAdmissionWebhook: (deps) => validatingAdmissionWebhook(deps),
@@ -58,9 +63,14 @@ export function admissionPluginNames(enable: readonly string[], disable: readonl
   return enabledPluginNames(enable, disable, new Set(Object.keys(PLUGINS)));
 }
 
-/** Builds and starts the enabled plugins (their informers are synced before the first request). */
+/**
+ * Builds and starts the enabled plugins (their informers are synced before the first request), each
+ * with its part of --admission-control-config-file; a bad file or configuration throws
+ * AdmissionConfigError (a StartupError) before any plugin starts.
+ */
 export async function startAdmission(names: readonly string[], deps: AdmissionDeps): Promise<Admission> {
-  const built = names.map((name) => PLUGINS[name](deps));
+  const file = readAdmissionConfiguration(deps.config.admissionControlConfigFile);
+  const built = names.map((name) => PLUGINS[name](deps, pluginConfigurationFor(file, name)));
   const stops: (() => void)[] = [];
   try {
     for (const b of built) {

@@ -6,12 +6,13 @@
  * joined, valueExpression errors following the failure policy).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { assertStatus, configMap, eventually } from '../helpers/fixtures.ts';
 import type { Reply } from '../helpers/http.ts';
+import { auditAnnotationsOf } from '../helpers/audit-log.ts';
 import { serveFile } from '../helpers/server.ts';
 import { binding, coreRule, createAll, install, policy, POLICIES, BINDINGS, until } from './policy-fixtures.ts';
 
@@ -20,15 +21,7 @@ const auditLog = path.join(dir, 'audit.log');
 writeFileSync(path.join(dir, 'policy.yaml'), 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n');
 const t = serveFile([`--audit-policy-file=${path.join(dir, 'policy.yaml')}`, `--audit-log-path=${auditLog}`]);
 
-/** The annotations of the request's ResponseComplete event. */
-async function annotationsOf(res: Reply): Promise<Record<string, string>> {
-  const id = String(res.headers['audit-id']);
-  const event = await eventually(async () => {
-    const lines = readFileSync(auditLog, 'utf8').split('\n').filter(Boolean);
-    return lines.map((l) => JSON.parse(l)).find((e) => e.auditID === id && e.stage === 'ResponseComplete');
-  }, `the audit event of ${id}`);
-  return event.annotations ?? {};
-}
+const annotationsOf = (res: Reply) => auditAnnotationsOf(auditLog, res);
 
 /** A policy of this file's namespace only. */
 function nsPolicy(name: string, spec: Record<string, unknown>) {
@@ -59,8 +52,12 @@ test('Audit records the failure as upstream JSON; with Deny the request is refus
     nsPolicy('audit-policy', { validations: [{ expression: 'true' }, { expression: "!has(object.data) || !('audit' in object.data)", message: 'no <audit> & key' }] }),
     binding('audit-binding', 'audit-policy', { validationActions: ['Audit'] }),
   );
-  const res = await createUntil('audited', { audit: 'x' }, (r) => r.status === 201);
+  // Audit never refuses: a create before the policy is in force is admitted without the annotation,
+  // so creates go on until one is judged.
+  let n = 0;
   const annotations = await eventually(async () => {
+    const res = await t.api.post(cms(), configMap(`audited-${n++}`, { audit: 'x' }));
+    assert.equal(res.status, 201, res.text);
     const a = await annotationsOf(res);
     return a['validation.policy.admission.k8s.io/validation_failure'] ? a : undefined;
   }, 'the validation failure annotation');

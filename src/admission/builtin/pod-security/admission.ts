@@ -8,10 +8,10 @@ import type { AdmissionAttributes } from '../../attributes.ts';
 import type { AdmissionDeps } from '../../index.ts';
 import { handlesOperations, type AdmissionPlugin } from '../../plugin.ts';
 import { isCoreKind, plainStore, servedKind, type Obj } from '../common.ts';
+import { DEFAULT_CONFIGURATION, loadPodSecurityConfiguration, type PodSecurityConfiguration } from './configuration.ts';
 import {
   ANNOTATION_PREFIX,
   compareLevels,
-  DEFAULT_POLICY,
   equivalentPolicies,
   evaluatePod,
   forbiddenDetail,
@@ -28,13 +28,7 @@ import {
   type Policy,
 } from './policy.ts';
 
-/** The PodSecurity plugin's configuration (PodSecurityConfiguration): default policy and exemptions. */
-export interface PodSecurityConfiguration {
-  readonly defaults: Policy;
-  readonly exemptions: { readonly usernames: readonly string[]; readonly namespaces: readonly string[]; readonly runtimeClasses: readonly string[] };
-}
-
-export const DEFAULT_CONFIGURATION: PodSecurityConfiguration = { defaults: DEFAULT_POLICY, exemptions: { usernames: [], namespaces: [], runtimeClasses: [] } };
+export { DEFAULT_CONFIGURATION, type PodSecurityConfiguration } from './configuration.ts';
 
 /** Pod subresources that never change what the standards judge. */
 const IGNORED_POD_SUBRESOURCES = new Set(['exec', 'attach', 'binding', 'eviction', 'log', 'portforward', 'proxy', 'status']);
@@ -52,7 +46,10 @@ const NAMESPACE_CHECK_TIMEOUT_MS = 1000;
  * - audit: the request's audit event gets `pod-security.kubernetes.io/audit-violations`;
  * every judged pod's event gets `pod-security.kubernetes.io/enforce-policy`. Namespaces with bad
  * labels are refused (422); a namespace whose enforce level rises warns of its existing pods
- * that would break it. Exempt users, namespaces and runtime classes are let through.
+ * that would break it. The plugin's PodSecurityConfiguration (from --admission-control-config-file)
+ * sets the policy of unlabelled modes and the exemptions: pods of exempt namespaces, by exempt users
+ * or with an exempt runtime class are let through unjudged, their audit event saying why
+ * (`pod-security.kubernetes.io/exempt`: namespace, user or runtimeClass).
  */
 export class PodSecurity implements AdmissionPlugin {
   readonly name = 'PodSecurity';
@@ -69,10 +66,12 @@ export class PodSecurity implements AdmissionPlugin {
     this.#config = config;
   }
 
-  static build(deps: AdmissionDeps): { plugin: PodSecurity } {
+  /** `configuration`: the plugin's text from the admission configuration file, if any (a bad one stops the start). */
+  static build(deps: AdmissionDeps, configuration?: string): { plugin: PodSecurity } {
+    const config = loadPodSecurityConfiguration(configuration);
     const podKind = deps.kinds.find((k) => k.group === '' && k.kind === 'Pod');
     servedKind(deps, '', 'Namespace', 'PodSecurity');
-    return { plugin: new PodSecurity(deps.namespaces, deps.namespaceView, podKind ? plainStore(deps, podKind) : undefined) };
+    return { plugin: new PodSecurity(deps.namespaces, deps.namespaceView, podKind ? plainStore(deps, podKind) : undefined, config) };
   }
 
   validate(a: AdmissionAttributes): Promise<void> | void {
@@ -88,7 +87,9 @@ export class PodSecurity implements AdmissionPlugin {
     const name = String(a.object.metadata?.name ?? a.name);
     if (a.operation === 'CREATE') {
       if (errors.length > 0) throw invalid('', 'Namespace', a.name, errors);
-      if (this.#exemptNamespace(name)) this.#warnExemptNamespace(a, name, policy, labels);
+      // Upstream asks whether the request's namespace is exempt: a POST to /api/v1/namespaces has
+      // none, so creating an exempt namespace draws no warning (updating one does, below).
+      if (this.#exemptNamespace(a.namespace)) this.#warnExemptNamespace(a, name, policy, labels);
       return;
     }
     if (a.operation !== 'UPDATE' || !a.oldObject) return;
@@ -97,6 +98,8 @@ export class PodSecurity implements AdmissionPlugin {
     if (sameLevelVersion(policy.enforce, old.policy.enforce)) return;
     if (policy.enforce.level === 'privileged') return;
     if (sameVersion(policy.enforce.version, old.policy.enforce.version) && compareLevels(policy.enforce.level, old.policy.enforce.level) < 1) return;
+    // A request to /api/v1/namespaces/<name> is in that namespace for upstream: an exempt one's
+    // pods are not judged against its new level.
     if (this.#exemptNamespace(name)) {
       this.#warnExemptNamespace(a, name, policy, labels);
       return;

@@ -9,6 +9,7 @@ import type { AdmissionDeps } from '../../index.ts';
 import { handlesOperations, type AdmissionPlugin } from '../../plugin.ts';
 import { admissionForbidden, isCoreKind, namespaceIndexedInformer, plainStore, servedKind, type Obj } from '../common.ts';
 import { addLists, cmp, equalLists, quantity, show, showText, sub, type ResourceList } from '../quantities.ts';
+import { DEFAULT_RESOURCE_QUOTA_CONFIGURATION, loadResourceQuotaConfiguration, type LimitedResource, type ResourceQuotaConfiguration } from './configuration.ts';
 import { evaluatorFor, ignoredResource, type Evaluator, type ScopeRequirement } from './evaluators.ts';
 
 /** How long a request waits for its namespace's quota evaluation. */
@@ -72,15 +73,47 @@ function removeZeros(list: ResourceList): ResourceList {
   return Object.fromEntries(Object.entries(list).filter(([, v]) => quantity(v).unscaled !== 0n));
 }
 
+/** The resources the object uses that a limited resource of its kind names: each must be under some quota (limitedByDefault). */
+function limitedByDefault(usage: ResourceList, limited: readonly LimitedResource[]): string[] {
+  const out = new Set<string>();
+  for (const l of limited) {
+    for (const [name, amount] of Object.entries(usage)) {
+      if (quantity(amount).unscaled > 0n && l.matchContains.some((part) => name.includes(part))) out.add(name);
+    }
+  }
+  return [...out];
+}
+
+/** An error upstream returns without a status: the client sees a 500 whose Status has no reason. */
+function plainError(message: string): ApiError {
+  const err = new ApiError(500, '', message);
+  delete err.status.reason;
+  return err;
+}
+
+/** Go's %v of scope selector requirements: `[{PriorityClass In [a b]}]`. */
+function goScopes(scopes: readonly ScopeRequirement[]): string {
+  return `[${scopes.map((s) => `{${s.scopeName} ${s.operator} [${(s.values ?? []).join(' ')}]}`).join(' ')}]`;
+}
+
 /**
  * One request against the namespace's quotas (upstream's CheckRequest): the quotas that cover it must
- * know their usage, the pod must say what it requests when cpu or memory are under quota, and what
- * it adds must fit; returns the quotas with the new usage (unchanged ones as given).
+ * know their usage, the pod must say what it requests when cpu or memory are under quota, what it
+ * adds must fit, and what the configuration limits by default (`limited`: resources by name, objects
+ * by scope) must be under some quota; returns the quotas with the new usage (unchanged ones as given).
  */
-export function checkRequest(quotas: readonly Quota[], a: AdmissionAttributes, evaluator: Evaluator): Quota[] {
+export function checkRequest(quotas: readonly Quota[], a: AdmissionAttributes, evaluator: Evaluator, limited: readonly LimitedResource[] = []): Quota[] {
   const obj = a.object!;
+  const limitedScopes = limited.flatMap((l) => evaluator.matchingScopes(obj, l.matchScopes));
+  const limitedOfKind = limited.filter((l) => l.apiGroup === a.resource.group && l.resource === a.resource.resource);
+  const limitedNames = limitedOfKind.length > 0 ? limitedByDefault(evaluator.usage(obj), limitedOfKind) : [];
+
   const interesting: number[] = [];
+  // What the quotas that cover the object restrict, to tell whether the limited names and scopes are covered.
+  const restrictedNames = new Set<string>();
+  const restrictedScopes: ScopeRequirement[] = [];
   quotas.forEach((q, i) => {
+    restrictedScopes.push(...evaluator.matchingScopes(obj, scopeRequirements(q)));
     if (!matches(evaluator, q, obj)) return;
     const restricted = evaluator.matchingResources(Object.keys(hardOf(q)));
     const why = evaluator.constraints(restricted, obj);
@@ -88,20 +121,25 @@ export function checkRequest(quotas: readonly Quota[], a: AdmissionAttributes, e
     const unknown = Object.keys(hardOf(q)).filter((k) => restricted.includes(k) && !(k in usedOf(q)));
     if (unknown.length > 0) throw admissionForbidden(a, `status unknown for quota: ${q.metadata.name}, resources: ${sortedNames(restricted).join(',')}`);
     interesting.push(i);
+    for (const n of restricted) restrictedNames.add(n);
   });
-  if (interesting.length === 0) return [...quotas];
 
   const input = evaluator.usage(obj);
   const negative = Object.keys(input).filter((k) => quantity(input[k]).unscaled < 0n);
   if (negative.length > 0) throw admissionForbidden(a, `quota usage is negative for resource(s): ${sortedNames(negative).join(',')}`);
 
   const deltas = new Map<number, ResourceList>(interesting.map((i) => [i, input]));
+  // With no quota covering the object, the limits by default still judge what it adds.
+  let uncoveredDelta: ResourceList = a.operation === 'CREATE' && interesting.length === 0 ? input : {};
   if (a.operation === 'UPDATE') {
     const prev = a.oldObject;
     if (!prev) throw admissionForbidden(a, 'unable to get previous usage since prior version of object was not found');
     if (prev.metadata?.resourceVersion) {
       const delta = subtractNonNegative(input, evaluator.usage(prev));
+      if (interesting.length === 0) uncoveredDelta = delta;
       for (const i of interesting) if (matches(evaluator, quotas[i]!, prev)) deltas.set(i, delta);
+    } else if (interesting.length === 0) {
+      uncoveredDelta = input;
     }
   }
   for (const [i, d] of deltas) {
@@ -109,7 +147,13 @@ export function checkRequest(quotas: readonly Quota[], a: AdmissionAttributes, e
     if (Object.keys(kept).length === 0) deltas.delete(i);
     else deltas.set(i, kept);
   }
-  if (deltas.size === 0) return [...quotas];
+  if (interesting.length > 0 ? deltas.size === 0 : Object.keys(removeZeros(uncoveredDelta)).length === 0) return [...quotas];
+
+  const uncoveredNames = sortedNames([...new Set(limitedNames)].filter((n) => !restrictedNames.has(n)));
+  if (uncoveredNames.length > 0) throw admissionForbidden(a, `insufficient quota to consume: ${uncoveredNames.join(',')}`);
+  const uncoveredScopes = evaluator.uncoveredQuotaScopes(limitedScopes, restrictedScopes);
+  if (uncoveredScopes.length > 0) throw plainError(`insufficient quota to match these scopes: ${goScopes(uncoveredScopes)}`);
+  if (interesting.length === 0) return [...quotas];
 
   const out = quotas.map((q) => q);
   for (const i of interesting) {
@@ -146,7 +190,9 @@ export function checkRequest(quotas: readonly Quota[], a: AdmissionAttributes, e
  * changed quota is written once through its status with its resourceVersion as precondition. A
  * write that loses a race (another replica, the quota controller) makes the batch read those quotas
  * again from the store and check again, up to three times; a request waits at most 10 s.
- * Dry-run requests are checked and charge nothing.
+ * Dry-run requests are checked and charge nothing. The plugin's configuration (from
+ * --admission-control-config-file) may limit resources by default: then a request that uses them
+ * needs a quota that covers it, in namespaces without any quota too.
  */
 export class ResourceQuotaAdmission implements AdmissionPlugin {
   readonly name = 'ResourceQuota';
@@ -157,16 +203,20 @@ export class ResourceQuotaAdmission implements AdmissionPlugin {
   readonly #written = new Map<string, Quota>();
   readonly #queues = new Map<string, Waiter[]>();
   readonly #running = new Set<string>();
+  readonly #limited: readonly LimitedResource[];
 
-  constructor(store: ResourceStore, informer: Informer) {
+  constructor(store: ResourceStore, informer: Informer, config: ResourceQuotaConfiguration = DEFAULT_RESOURCE_QUOTA_CONFIGURATION) {
     this.#store = store;
     this.#informer = informer;
+    this.#limited = config.limitedResources;
   }
 
-  static build(deps: AdmissionDeps): { plugin: ResourceQuotaAdmission; start: () => Promise<void>; stop: () => void } {
+  /** `configuration`: the plugin's text from the admission configuration file, if any (a bad one stops the start). */
+  static build(deps: AdmissionDeps, configuration?: string): { plugin: ResourceQuotaAdmission; start: () => Promise<void>; stop: () => void } {
+    const config = loadResourceQuotaConfiguration(configuration);
     const store = plainStore(deps, servedKind(deps, '', 'ResourceQuota', 'ResourceQuota'));
     const informer = namespaceIndexedInformer(deps, store);
-    return { plugin: new ResourceQuotaAdmission(store, informer), start: () => informer.start(), stop: () => informer.stop() };
+    return { plugin: new ResourceQuotaAdmission(store, informer, config), start: () => informer.start(), stop: () => informer.stop() };
   }
 
   validate(a: AdmissionAttributes): Promise<void> | void {
@@ -175,8 +225,8 @@ export class ResourceQuotaAdmission implements AdmissionPlugin {
     const gr = { group: a.resource.group, resource: a.resource.resource };
     if (ignoredResource(gr)) return;
     if (!evaluatorFor(gr).handles(a)) return;
-    // Most namespaces have no quota: nothing to wait for.
-    if (this.#informer.byIndex(a.namespace).length === 0) return;
+    // Most namespaces have no quota: nothing to wait for, unless something is limited by default.
+    if (this.#limited.length === 0 && this.#informer.byIndex(a.namespace).length === 0) return;
     return this.#evaluate(a);
   }
 
@@ -218,7 +268,7 @@ export class ResourceQuotaAdmission implements AdmissionPlugin {
         this.#queues.delete(ns);
         try {
           const quotas = this.#quotas(ns);
-          if (quotas.length > 0) await this.#checkQuotas(quotas, batch, UPDATE_RETRIES);
+          if (quotas.length > 0 || this.#limited.length > 0) await this.#checkQuotas(quotas, batch, UPDATE_RETRIES);
           else for (const w of batch) w.result = 'ok';
         } catch (err) {
           for (const w of batch) if (w.result === 'pending') w.result = err instanceof Error ? err : new Error(String(err));
@@ -256,7 +306,7 @@ export class ResourceQuotaAdmission implements AdmissionPlugin {
       const evaluator = evaluatorFor({ group: a.resource.group, resource: a.resource.resource });
       let next: Quota[];
       try {
-        next = checkRequest(quotas, a, evaluator);
+        next = checkRequest(quotas, a, evaluator, this.#limited);
       } catch (err) {
         w.result = err instanceof Error ? err : new Error(String(err));
         continue;

@@ -30,6 +30,10 @@ export interface Evaluator {
   matchingResources(names: readonly string[]): string[];
   /** Whether the object is in the scope a requirement names. */
   matchesScope(requirement: ScopeRequirement, obj: KubeObject): boolean;
+  /** The selectors among `selectors` whose scope the object is in (MatchingScopes). */
+  matchingScopes(obj: KubeObject, selectors: readonly ScopeRequirement[]): ScopeRequirement[];
+  /** The limited scopes that no scope of a quota matching the object covers (UncoveredQuotaScopes). */
+  uncoveredQuotaScopes(limited: readonly ScopeRequirement[], matched: readonly ScopeRequirement[]): ScopeRequirement[];
   /** Why the object cannot be judged against quotas that track `required`, or undefined. */
   constraints(required: readonly string[], obj: KubeObject): string | undefined;
   /** What the object uses. */
@@ -39,6 +43,11 @@ export interface Evaluator {
 /** `count/<resource>` or `count/<resource>.<group>`. */
 export function objectCountName(gr: GroupResource): string {
   return gr.group ? `count/${gr.resource}.${gr.group}` : `count/${gr.resource}`;
+}
+
+/** Kinds with scopes count a limited scope as covered by any matched quota scope of the same name. */
+function uncoveredByScopeName(limited: readonly ScopeRequirement[], matched: readonly ScopeRequirement[]): ScopeRequirement[] {
+  return limited.filter((l) => !matched.some((m) => m.scopeName === l.scopeName));
 }
 
 /** The legacy names that count objects of some core kinds. */
@@ -59,6 +68,8 @@ export function objectCountEvaluator(gr: GroupResource): Evaluator {
     handles: (a) => a.operation === 'CREATE' && a.subresource === '',
     matchingResources: (input) => input.filter((n) => names.includes(n)),
     matchesScope: () => false,
+    matchingScopes: () => [],
+    uncoveredQuotaScopes: () => [],
     constraints: () => undefined,
     usage: () => Object.fromEntries(names.map((n) => [n, '1'])),
   };
@@ -191,6 +202,8 @@ export const podEvaluator: Evaluator = {
         return false;
     }
   },
+  matchingScopes: (obj, selectors) => selectors.filter((s) => podEvaluator.matchesScope(s, obj)),
+  uncoveredQuotaScopes: uncoveredByScopeName,
   constraints(required, obj) {
     const spec = ((obj as Obj).spec ?? {}) as Obj;
     if (podLevelResourcesSet(spec)) return undefined;
@@ -262,6 +275,8 @@ export const pvcEvaluator: Evaluator = {
     if (names.length === 0) return labelRequirementMatches(req, undefined);
     return names.some((n) => labelRequirementMatches(req, n));
   },
+  matchingScopes: (obj, selectors) => selectors.filter((s) => pvcEvaluator.matchesScope(s, obj)),
+  uncoveredQuotaScopes: uncoveredByScopeName,
   constraints: () => undefined,
   usage(obj) {
     const pvc = obj as Obj;
