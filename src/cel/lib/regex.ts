@@ -3,11 +3,11 @@
  * first, FindAllString's rule for empty matches) and its "Illegal regex" errors.
  */
 import { evalError } from '../errors.ts';
-import { compileRe2, findAll } from '../runtime/re2.ts';
+import { compileRe2, type GoRegexp } from '../runtime/re2.ts';
 import { actualSize, type CelValue } from '../values.ts';
 import { ceilCost, member, REGEX_LENGTH, STRING_TRAVERSAL, type CostFn, type Overload } from './overload.ts';
 
-function regex(pattern: string): RegExp {
+function regex(pattern: string): GoRegexp {
   try {
     return compileRe2(pattern);
   } catch (e) {
@@ -15,9 +15,9 @@ function regex(pattern: string): RegExp {
   }
 }
 
+/** Go's FindString: the empty string when nothing matches. */
 function find(s: string, pattern: string): string {
-  const m = regex(pattern).exec(s);
-  return m ? m[0] : '';
+  return regex(pattern).find(s) ?? '';
 }
 
 /** The cost of a regex search: the string traversed once per tenth of the pattern's length, roughly. */
@@ -25,8 +25,8 @@ const searchCost: CostFn = ([s, re]) => ceilCost(1 + actualSize(s!), STRING_TRAV
 
 export const regexOverloads: readonly Overload[] = [
   member('string_find_string', 'find', ['string', 'string'], 'string', ([s, re]) => find(s as string, re as string), { cost: searchCost }),
-  member('string_find_all_string', 'findAll', ['string', 'string'], 'list<string>', ([s, re]) => findAll(regex(re as string), s as string, -1), { cost: searchCost }),
-  member('string_find_all_string_int', 'findAll', ['string', 'string', 'int'], 'list<string>', ([s, re, n]) => findAll(regex(re as string), s as string, Number(n as bigint)), { cost: searchCost }),
+  member('string_find_all_string', 'findAll', ['string', 'string'], 'list<string>', ([s, re]) => regex(re as string).findAll(s as string, -1), { cost: searchCost }),
+  member('string_find_all_string_int', 'findAll', ['string', 'string', 'int'], 'list<string>', ([s, re, n]) => regex(re as string).findAll(s as string, Number(n as bigint)), { cost: searchCost }),
 ];
 
 

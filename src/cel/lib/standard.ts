@@ -7,7 +7,7 @@
 import { goFloat } from '../../api/go/number.ts';
 import { evalError } from '../errors.ts';
 import { checkedUint } from '../runtime/ops.ts';
-import { compileRe2 } from '../runtime/re2.ts';
+import { compileRe2, type GoRegexp } from '../runtime/re2.ts';
 import { durationField, formatDuration, formatTimestamp, parseDuration, parseTimestamp, timestampField, timestampFromUnix, unixSeconds, type DurationField, type TimestampField } from '../runtime/time.ts';
 import { actualSize, CelDuration, CelTimestamp, CelUint, codePointCount, INT64_MAX, INT64_MIN, isMap, typeOf, UINT64_MAX, type CelValue } from '../values.ts';
 import { ceilCost, global, member, REGEX_LENGTH, STRING_TRAVERSAL, type Overload } from './overload.ts';
@@ -75,7 +75,7 @@ function bytesToString(b: Uint8Array): string {
 
 /** regexp.MatchString with Go's syntax and errors. */
 function matches(s: string, re: string): boolean {
-  let r: RegExp;
+  let r: GoRegexp;
   try {
     r = compileRe2(re);
   } catch (e) {
