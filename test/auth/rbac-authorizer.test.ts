@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseRequestInfo } from '../../src/api/request-info.ts';
+import { DecisionCache } from '../../src/auth/rbac/decision-cache.ts';
 import { rbacAuthorizer } from '../../src/auth/rbac/rbac-authorizer.ts';
 import { RbacRuleResolver } from '../../src/auth/rbac/rule-resolver.ts';
 import type { UserInfo } from '../../src/auth/user.ts';
@@ -13,7 +14,7 @@ function authorizer(...objects: Parameters<typeof fakeViews>[0]) {
   const resolver = new RbacRuleResolver(fakeViews(objects));
   return { authz: rbacAuthorizer(resolver), resolver };
 }
-const decide = (a: ReturnType<typeof authorizer>, user: UserInfo, method: string, path: string) =>
+const decide = (a: { authz: ReturnType<typeof rbacAuthorizer> }, user: UserInfo, method: string, path: string) =>
   a.authz.authorize({ user, request: req(method, path.split('?')[0]!) }) as { decision: string; reason?: string };
 
 test('a RoleBinding grants its Role in its own namespace only', () => {
@@ -52,6 +53,27 @@ test('resourceNames only match requests naming one of them', () => {
   assert.equal(decide(a, alice, 'GET', '/api/v1/namespaces/d/configmaps/other').decision, 'noOpinion');
   assert.equal(decide(a, alice, 'GET', '/api/v1/namespaces/d/configmaps').decision, 'noOpinion', 'a list names nothing');
   assert.equal(decide(a, alice, 'POST', '/api/v1/namespaces/d/configmaps').decision, 'noOpinion', 'a create names nothing');
+});
+
+test('the decision cache answers every name as the walk over the bindings does, reasons included', () => {
+  const objects = [
+    clusterRole('a-one-cm', [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['mine'] }]),
+    binding(undefined, 'a-crb', 'ClusterRole', 'a-one-cm', [{ kind: 'User', name: 'alice' }]),
+    clusterRole('b-all-cm', [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'] }]),
+    binding(undefined, 'b-crb', 'ClusterRole', 'b-all-cm', [{ kind: 'Group', name: 'dev' }]),
+    clusterRole('c-one-secret', [{ verbs: ['get'], apiGroups: [''], resources: ['secrets'], resourceNames: ['s1'] }]),
+    binding(undefined, 'c-crb', 'ClusterRole', 'c-one-secret', [{ kind: 'User', name: 'alice' }]),
+  ];
+  const plain = authorizer(...objects);
+  const cached = { authz: rbacAuthorizer(new RbacRuleResolver(fakeViews(objects)), new DecisionCache()) };
+  const paths = ['configmaps/other', 'configmaps/mine', 'configmaps/third', 'configmaps/mine', 'secrets/s2', 'secrets/s1', 'secrets/s2', 'secrets/s1'];
+  for (const user of [alice, { name: 'bob', groups: ['dev'] }]) {
+    for (const p of paths) {
+      const path = `/api/v1/namespaces/d/${p}`;
+      assert.deepEqual(decide(cached, user, 'GET', path), decide(plain, user, 'GET', path), `${user.name} ${p}`);
+    }
+  }
+  assert.match(decide(cached, alice, 'GET', '/api/v1/namespaces/d/configmaps/mine').reason ?? '', /a-crb/);
 });
 
 test('subresources: exact, */subresource and * ; pods does not cover pods/log', () => {

@@ -31,7 +31,6 @@ test('a decision is keyed by everything RBAC reads and nothing it does not', () 
     DecisionCache.key(alice, resource({ resource: 'secrets' })),
     DecisionCache.key(alice, resource({ subresource: 'status' })),
     DecisionCache.key(alice, resource({ namespace: 'b' })),
-    DecisionCache.key(alice, resource({ name: 'y' })),
     DecisionCache.key(alice, resource({ isResourceRequest: false, path: '/apis' })),
   ]) {
     assert.notEqual(other, base);
@@ -44,13 +43,26 @@ test('a decision is keyed by everything RBAC reads and nothing it does not', () 
   );
 });
 
+test('a decision for one name is not another name\'s; an any-name allow answers every name', () => {
+  const cache = new DecisionCache();
+  cache.set(alice, resource({ name: 'x' }), { decision: 'allow', reason: 'by name' }, false);
+  assert.deepEqual(cache.get(alice, resource({ name: 'x' })), { decision: 'allow', reason: 'by name' });
+  assert.equal(cache.get(alice, resource({ name: 'y' })), undefined);
+  // The nameless request (a create) is an entry of its own, not an any-name answer.
+  cache.set(alice, resource({ name: '' }), { decision: 'noOpinion' }, false);
+  assert.equal(cache.get(alice, resource({ name: 'y' })), undefined);
+  cache.set(alice, resource({ name: 'z' }), { decision: 'allow', reason: 'any' }, true);
+  assert.deepEqual(cache.get(alice, resource({ name: 'y' })), { decision: 'allow', reason: 'any' });
+  assert.equal(cache.get({ ...alice, name: 'bob' }, resource({ name: 'y' })), undefined);
+});
+
 test('clear forgets every decision; a full cache starts over instead of growing', () => {
   const cache = new DecisionCache();
-  cache.set('k', { decision: 'allow' });
-  assert.deepEqual(cache.get('k'), { decision: 'allow' });
+  cache.set(alice, resource(), { decision: 'allow' }, false);
+  assert.deepEqual(cache.get(alice, resource()), { decision: 'allow' });
   cache.clear();
-  assert.equal(cache.get('k'), undefined);
-  for (let i = 0; i < 10_001; i++) cache.set(`k${i}`, { decision: 'noOpinion' });
-  assert.equal(cache.get('k0'), undefined);
-  assert.deepEqual(cache.get('k10000'), { decision: 'noOpinion' });
+  assert.equal(cache.get(alice, resource()), undefined);
+  for (let i = 0; i < 10_001; i++) cache.set(alice, resource({ name: `k${i}` }), { decision: 'noOpinion' }, false);
+  assert.equal(cache.get(alice, resource({ name: 'k0' })), undefined);
+  assert.deepEqual(cache.get(alice, resource({ name: 'k10000' })), { decision: 'noOpinion' });
 });

@@ -47,6 +47,20 @@ function anonymousAllowed(access: AnonymousAccess, path: string): boolean {
 }
 
 /**
+ * Token verifiers hand back the same user object while their cache holds the token, so the user with
+ * `system:authenticated` added is kept beside it: one object per verified user rather than one per
+ * request, which also lets later stages recognise a user they have seen.
+ */
+const authenticatedUsers = new WeakMap<UserInfo, UserInfo>();
+
+function withAuthenticatedGroup(user: UserInfo): UserInfo {
+  if (user.groups.includes(SYSTEM_AUTHENTICATED)) return user;
+  let found = authenticatedUsers.get(user);
+  if (!found) authenticatedUsers.set(user, (found = { ...user, groups: [...user.groups, SYSTEM_AUTHENTICATED] }));
+  return found;
+}
+
+/**
  * The authentication stage: the union of the methods decides. Credentials that no method accepts,
  * where at least one method found them wrong, are a 401 (so clients refresh them) — never anonymous;
  * a request without any credentials is anonymous where `anonymous` allows it.
@@ -65,9 +79,7 @@ export function authenticate(authenticators: readonly Authenticator[], options: 
     }
     // Anonymous not allowed (here): a request without credentials is refused, as upstream, with a plain 401.
     if (!user && !anonymousAllowed(options.anonymous, ctx.path)) throw unauthorized();
-    let found = user ?? ANONYMOUS;
-    if (user && !user.groups.includes(SYSTEM_AUTHENTICATED)) found = { ...user, groups: [...user.groups, SYSTEM_AUTHENTICATED] };
-    ctx.state.user = found;
+    ctx.state.user = user ? withAuthenticatedGroup(user) : ANONYMOUS;
     await next();
   };
 }

@@ -23,29 +23,39 @@ function describeSource({ binding, subject }: RuleSource): string {
 
 /** `cache`, when given, must be cleared on every change of the four RBAC kinds (start-rbac.ts does). */
 export function rbacAuthorizer(resolver: RbacRuleResolver, cache?: DecisionCache): Authorizer {
-  const decide = ({ user, request }: Attributes): AuthorizationResult => {
+  /** The decision, and whether it holds for any object name (allowed by a rule that names none). */
+  const decide = ({ user, request }: Attributes): { result: AuthorizationResult; anyName: boolean } => {
     let allowedBy: RuleSource | undefined;
+    let anyName = false;
+    // A rule with resourceNames met before the allowing one may allow another name first, with
+    // another reason: the answer then stays this name's own.
+    let namedRuleBefore = false;
     const errors: string[] = [];
     resolver.visitRulesFor(user, request.namespace, (source, rule, error) => {
       if (error) errors.push(error);
-      if (source && rule && ruleAllows(rule, request)) {
+      if (!source || !rule) return true;
+      const named = rule.resourceNames !== undefined && rule.resourceNames.length > 0;
+      if (ruleAllows(rule, request)) {
         allowedBy = source;
+        anyName = !named && !namedRuleBefore;
         return false;
       }
+      if (named) namedRuleBefore = true;
       return true;
     });
-    if (allowedBy) return { decision: 'allow', reason: `RBAC: allowed by ${describeSource(allowedBy)}` };
-    return errors.length > 0 ? { decision: 'noOpinion', reason: `RBAC: ${joinErrors(errors)}` } : { decision: 'noOpinion' };
+    if (allowedBy) return { result: { decision: 'allow', reason: `RBAC: allowed by ${describeSource(allowedBy)}` }, anyName };
+    return { result: errors.length > 0 ? { decision: 'noOpinion', reason: `RBAC: ${joinErrors(errors)}` } : { decision: 'noOpinion' }, anyName: false };
   };
   const rulesFor = (user: Attributes['user'], namespace: string) => resolver.rulesFor(user, namespace);
-  if (!cache) return { name: 'RBAC', authorize: decide, rulesFor };
+  if (!cache) return { name: 'RBAC', authorize: (attrs) => decide(attrs).result, rulesFor };
   return {
     name: 'RBAC',
     rulesFor,
     authorize(attrs: Attributes): AuthorizationResult {
-      const key = DecisionCache.key(attrs.user, attrs.request);
-      let result = cache.get(key);
-      if (!result) cache.set(key, (result = decide(attrs)));
+      const hit = cache.get(attrs.user, attrs.request);
+      if (hit) return hit;
+      const { result, anyName } = decide(attrs);
+      cache.set(attrs.user, attrs.request, result, anyName);
       return result;
     },
   };

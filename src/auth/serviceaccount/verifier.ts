@@ -4,11 +4,12 @@
  * `kubernetes/serviceaccount` (legacy Secret-based tokens). Anything else is not ours (null, so the
  * next source may try). Ours but invalid throws with upstream's wording.
  *
- * Successful verifications are cached by the token's SHA-256 until shortly before the token
- * expires; the cache is emptied whenever a service account, Secret, Pod or Node is deleted or
- * replaced, so revocation is as prompt as the informers.
+ * Successful verifications are cached by the token itself until shortly before the token expires
+ * (at most 10 s); the cache is emptied whenever a service account, Secret, Pod or Node is deleted or
+ * replaced, so revocation is as prompt as the informers. The token is the key rather than a digest of
+ * it: an exact key cannot collide, and hashing a kilobyte of JWT per request cost more than the rest
+ * of authentication together. The tokens are in this process's memory while they are verified anyway.
  */
-import { createHash } from 'node:crypto';
 import { goQuoteList } from '../../api/go/quote.ts';
 import type { TokenVerified, TokenVerifier } from '../authn/bearer-token-authenticator.ts';
 import type { UserInfo } from '../user.ts';
@@ -60,7 +61,8 @@ export class ServiceAccountTokenVerifier implements TokenVerifier {
 
   verify(token: string, audiences: readonly string[]): TokenVerified | null {
     // The audiences are part of the key: the same token may be reviewed for other audiences.
-    const cacheKey = `${createHash('sha256').update(token).digest('base64url')}|${audiences.join('\n')}`;
+    // Unambiguous: the JSON after the last newline has no raw newline, whatever a review's token holds.
+    const cacheKey = `${token}\n${audienceKey(audiences)}`;
     const now = this.#now();
     const hit = this.#cache.get(cacheKey);
     if (hit && hit.until > now) return hit.verified;
@@ -148,6 +150,14 @@ export class ServiceAccountTokenVerifier implements TokenVerifier {
     if (this.#cache.size >= MAX_CACHE_ENTRIES) this.#cache.clear(); // bounded; a cleared cache only costs re-verification
     this.#cache.set(key, { verified, until });
   }
+}
+
+/** The audiences' part of a cache key; the API's own audiences are the same array on every request. */
+const audienceKeys = new WeakMap<readonly string[], string>();
+function audienceKey(audiences: readonly string[]): string {
+  let key = audienceKeys.get(audiences);
+  if (key === undefined) audienceKeys.set(audiences, (key = JSON.stringify(audiences)));
+  return key;
 }
 
 function audienceList(aud: unknown): string[] {
