@@ -152,14 +152,44 @@ export class CelEnvironment {
 
   #isCertainlyDyn(node: Node): boolean {
     if (node.op === 'id') return this.#certainlyDyn.has(node.args as string);
+    // optional_type(dyn).orValue(x) is dyn whatever x is (cel-go binds its T to the receiver's dyn).
+    if (node.op === 'rcall' && node.args[0] === 'orValue') {
+      const receiver = node.args[1] as Node;
+      return (receiver.op === '.?' || receiver.op === '[?]') && this.#selectsCertainlyDyn(receiver);
+    }
     if (node.op !== '.' && node.op !== '[]') return false;
+    return this.#selectsCertainlyDyn(node);
+  }
+
+  /** Whether a selection or index (`a.b`, `a[k]`, `a.?b`) yields a value cel-go types dyn too. */
+  #selectsCertainlyDyn(node: Node): boolean {
     const operand = node.args[0] as Node;
     const t = operand.checkedType;
     if (!t) return false;
     if (t.kind === 'dyn') return this.#isCertainlyDyn(operand);
+    // A variable declared map(string, dyn) as upstream declares it (authentication's `claims`).
+    if (t.kind === 'map' && t.valueType?.kind === 'dyn') return operand.op === 'id' && this.#certainlyDyn.has(operand.args as string);
     // A field declared dyn in an object type (request.options); `variables` only when typed.
     return t.kind === 'message' && !(operand.op === 'id' && operand.args === 'variables' && !this.#typedVariables);
   }
+
+  /**
+   * Whether the expression selects `operand.field` anywhere (`claims.email`, `claims.?email`,
+   * `has(claims.email)`), as upstream's hasSelectExp looks for a claim's use; an index
+   * (`claims["email"]`) is no selection. False for an expression that does not parse.
+   */
+  selectsField(expression: string, operand: string, field: string): boolean {
+    const parsed = parse((this.#checker ??= checkerEnvironment(this.#decls)), expression);
+    return !Array.isArray(parsed) && selects(parsed.ast, operand, field);
+  }
+}
+
+function selects(node: Node, operand: string, field: string): boolean {
+  if (node.op === '.' || node.op === '.?') {
+    const target = node.args[0] as Node;
+    if (target.op === 'id' && target.args === operand && node.args[1] === field) return true;
+  }
+  return children(node).some((c) => selects(c, operand, field));
 }
 
 /** The `variables.<name>` an expression reads. */

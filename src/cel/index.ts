@@ -12,7 +12,8 @@ import type { CelEnvironment, ResultType } from './environment.ts';
 import type { CelProgram } from './program.ts';
 
 export { admissionEnvironment, CelEnvironment, type AdmissionEnvironmentOptions, type Compatibility, type EnvironmentOptions, type ResultType } from './environment.ts';
-export { ADMISSION_REQUEST_TYPES, NAMESPACE_TYPES, type ObjectTypeDecl } from './checker/object-types.ts';
+export { ADMISSION_REQUEST_TYPES, NAMESPACE_TYPES, USER_INFO_TYPE, type ObjectTypeDecl } from './checker/object-types.ts';
+export { SUBJECT_ACCESS_REVIEW_TYPES } from './checker/subject-access-review-types.ts';
 export { CelProgram, PER_CALL_LIMIT, type Activation, type AuthorizerBinding, type EvalOptions, type EvalResult } from './program.ts';
 export { CelCompileError, CelEvalError, COST_LIMIT_EXCEEDED, evalError, formatIssues, type Issue } from './errors.ts';
 export { fromCel, JsonMap, toCel, type Json } from './json.ts';

@@ -93,8 +93,18 @@ describe('AuthenticationConfiguration validation', () => {
     },
     {
       name: 'claims.email_verified in a claim validation rule is enough',
-      body: jwt('  claimMappings: {username: {expression: claims.email}}\n  claimValidationRules: [{expression: "claims.?email_verified.orValue(true)"}]\n'),
+      body: jwt('  claimMappings: {username: {expression: claims.email}}\n  claimValidationRules: [{expression: "claims.?email_verified.orValue(true) == true"}]\n'),
       want: [],
+    },
+    {
+      // The reason upstream's documentation compares to true: a claim is dyn, and a rule must be a bool.
+      name: 'a claim validation rule of type dyn does not compile (and so does not count as using email_verified)',
+      body: jwt('  claimMappings: {username: {expression: claims.email}}\n  claimValidationRules: [{expression: "claims.?email_verified.orValue(true)"}, {expression: claims.admin}]\n'),
+      want: [
+        'jwt[0].claimValidationRules[0].expression: Invalid value: "claims.?email_verified.orValue(true)": must evaluate to bool',
+        'jwt[0].claimValidationRules[1].expression: Invalid value: "claims.admin": must evaluate to bool',
+        'jwt[0].claimMappings.username.expression: Invalid value: "claims.email": claims.email_verified must be used in claimMappings.username.expression or claimMappings.extra[*].valueExpression or claimValidationRules[*].expression when claims.email is used in claimMappings.username.expression',
+      ],
     },
     {
       name: 'claim validation rules',
@@ -133,7 +143,7 @@ describe('AuthenticationConfiguration validation', () => {
       ),
       want: [
         'jwt[0].claimMappings.username.expression: Invalid value: "request.user": compilation failed: ERROR: <input>:1:1: undeclared reference to \'request\' (in container \'\')\n | request.user\n | ^',
-        'jwt[0].claimMappings.uid.expression: Invalid value: "claims.sub +": compilation failed: ERROR: <input>:1:13: Syntax error: Unexpected token: EOF\n | claims.sub +\n | ............^',
+        `jwt[0].claimMappings.uid.expression: Invalid value: "claims.sub +": compilation failed: ERROR: <input>:1:13: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | claims.sub +\n | ............^`,
         'jwt[0].userValidationRules[0].expression: Invalid value: "user.nickname": compilation failed: ERROR: <input>:1:5: undefined field \'nickname\'\n | user.nickname\n | ....^',
         'jwt[0].userValidationRules[1].expression: Required value',
       ],

@@ -120,7 +120,7 @@ describe('--authentication-config start errors', () => {
       assert.equal(
         err.message,
         'invalid authentication configuration: [jwt[0].issuer.url: Invalid value: "http://idp.example": URL scheme must be https, ' +
-          'jwt[0].claimMappings.username.expression: Invalid value: "claims.sub +": compilation failed: ERROR: <input>:1:13: Syntax error: Unexpected token: EOF\n | claims.sub +\n | ............^]',
+          `jwt[0].claimMappings.username.expression: Invalid value: "claims.sub +": compilation failed: ERROR: <input>:1:13: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | claims.sub +\n | ............^]`,
       );
       return true;
     });

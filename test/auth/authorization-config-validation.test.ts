@@ -71,7 +71,7 @@ const cases: [string, unknown[], string][] = [
   ['too many matchConditions', [{ type: 'Webhook', name: 'w', webhook: webhook({ matchConditions: Array.from({ length: 65 }, (_, i) => ({ expression: `${i} == ${i}` })) }) }], 'authorizers[0].matchConditions: Too many: 65: must have at most 64 items'],
   ['empty expression', [{ type: 'Webhook', name: 'w', webhook: webhook({ matchConditions: [{ expression: ' ' }] }) }], 'authorizers[0].matchConditions[0].expression: Required value'],
   ['duplicate expression', [{ type: 'Webhook', name: 'w', webhook: webhook({ matchConditions: [{ expression: 'true' }, { expression: 'true' }] }) }], 'authorizers[0].matchConditions[1].expression: Duplicate value: "true"'],
-  ['not a bool', [{ type: 'Webhook', name: 'w', webhook: webhook({ matchConditions: [{ expression: '"a"' }] }) }], 'authorizers[0].matchConditions[0].expression: Invalid value: "\\"a\\"": compilation failed: must evaluate to bool'],
+  ['not a bool', [{ type: 'Webhook', name: 'w', webhook: webhook({ matchConditions: [{ expression: '"a"' }] }) }], 'authorizers[0].matchConditions[0].expression: Invalid value: "\\"a\\"": must evaluate to bool but got string'],
   ['syntax error', [{ type: 'Webhook', name: 'w', webhook: webhook({ matchConditions: [{ expression: 'request.user ==' }] }) }], 'authorizers[0].matchConditions[0].expression: Invalid value: "request.user ==": compilation failed'],
 ];
 

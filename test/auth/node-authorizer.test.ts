@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
+import { featureGateSet, type RequestContext } from '../../src/api/request-context.ts';
 import type { RequestInfo } from '../../src/api/request-info.ts';
 import type { StoredKubeObject } from '../../src/api/types.ts';
 import { populateNodeGraph } from '../../src/auth/node/graph-populator.ts';
@@ -125,7 +126,8 @@ describe('on the graph informers keep from a registry', () => {
   let graph: NodeGraph;
   let authz: NodeAuthorizer;
   const informers: Informer[] = [];
-  const ctx = testContext();
+  // DynamicResourceAllocation is on in 1.34 (GA); without it pods lose their resource claims on write.
+  const ctx: RequestContext = { ...testContext(), featureGates: featureGateSet(new Map([['DynamicResourceAllocation', true]])) };
   const logger = pino({ level: 'silent' });
   const podBody = (name: string, nodeName: string | undefined, spec: Obj = {}, metadata: Obj = {}) => ({
     apiVersion: 'v1',
@@ -332,7 +334,7 @@ describe('on the graph informers keep from a registry', () => {
     await eventually(() => ask('n1', { resource: 'pods', name: 'dra' }).decision, (d) => d === 'allow', 'the claiming pod');
     const claim = { apiGroup: 'resource.k8s.io', resource: 'resourceclaims', name: 'dra-gpu-x1' };
     assert.equal(ask('n1', claim).decision, 'noOpinion');
-    await pods.update(testContext({ subresource: 'status' }), 'default', 'dra', {
+    await pods.update({ ...ctx, subresource: 'status' }, 'default', 'dra', {
       build: (o) => ({ ...o!, status: { ...(o!.status as Obj), resourceClaimStatuses: [{ name: 'gpu', resourceClaimName: 'dra-gpu-x1' }] } }),
     });
     await eventually(() => ask('n1', claim).decision, (d) => d === 'allow', 'the claim the status names');

@@ -11,10 +11,13 @@ export interface ObjectTypeDecl {
   readonly fields: Readonly<Record<string, string>>;
 }
 
+/** kubernetes.UserInfo: the admission request's userInfo, and `user` of authentication's userValidationRules. */
+export const USER_INFO_TYPE: ObjectTypeDecl = { name: 'kubernetes.UserInfo', fields: { username: 'string', uid: 'string', groups: 'list<string>', extra: 'map<string, list<string>>' } };
+
 export const ADMISSION_REQUEST_TYPES: readonly ObjectTypeDecl[] = [
   { name: 'kubernetes.GroupVersionKind', fields: { group: 'string', version: 'string', kind: 'string' } },
   { name: 'kubernetes.GroupVersionResource', fields: { group: 'string', version: 'string', resource: 'string' } },
-  { name: 'kubernetes.UserInfo', fields: { username: 'string', uid: 'string', groups: 'list<string>', extra: 'map<string, list<string>>' } },
+  USER_INFO_TYPE,
   {
     name: 'kubernetes.AdmissionRequest',
     fields: {

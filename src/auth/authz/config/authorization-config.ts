@@ -186,7 +186,7 @@ function validateWebhook(w: Obj, at: string, errors: FieldError[]): WebhookSpec 
       if (seen.has(expression)) return void errors.push({ type: 'FieldValueDuplicate', field, value: expression });
       seen.add(expression);
       const problem = compileError(expression);
-      if (problem) return void errors.push({ type: 'FieldValueInvalid', field, value: expression, detail: `compilation failed: ${problem}` });
+      if (problem) return void errors.push({ type: 'FieldValueInvalid', field, value: expression, detail: problem });
       matchConditions.push({ expression });
     });
   }

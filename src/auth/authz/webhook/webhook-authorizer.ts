@@ -53,7 +53,8 @@ export class WebhookAuthorizer implements Authorizer {
     const spec = reviewSpec(attrs);
     if (o.matcher) {
       const outcome = o.matcher(spec);
-      if ('error' in outcome) return this.#onError(`authorization webhook ${o.name}: matchConditions failed: ${outcome.error}`);
+      // Upstream passes the evaluation error on as it is.
+      if ('error' in outcome) return this.#onError(outcome.error);
       if (!outcome.match) return { decision: 'noOpinion' };
     }
     const key = JSON.stringify(spec);
