@@ -5,7 +5,7 @@ import type { Row } from './report.ts';
 
 const OBJECTS = 1000;
 /** The statement PostgresStorage.get runs (same name and text). */
-const GET_SQL = 'select object::text as object, resource_version from objects where api_group = $1 and resource = $2 and namespace = $3 and name = $4';
+const GET_SQL = 'select object::text as object, resource_version, written_outside from objects where api_group = $1 and resource = $2 and namespace = $3 and name = $4';
 
 /** Gets/s with N concurrent clients over 1,000 ConfigMaps, beside the storage's get statement run raw. */
 export async function measureGets(ctx: BenchContext): Promise<Row[]> {

@@ -7,6 +7,7 @@
  */
 import type { Logger } from 'pino';
 import { ApiError } from '../src/api/errors.ts';
+import { isCorruptObjectError } from '../src/registry/storage-errors.ts';
 import { systemContext } from '../src/api/request-context.ts';
 import type { KubeObject, StoredKubeObject } from '../src/api/types.ts';
 import { covers } from '../src/auth/rbac/covers.ts';
@@ -165,7 +166,17 @@ export async function seedRbacBootstrapPolicy(storage: Storage, kinds: readonly 
     if (!kind) continue;
     const store = new ResourceStore(kind, storage, NO_ADMISSION);
     for (const obj of objects) {
-      const outcome = await ensure(store, obj);
+      let outcome: Awaited<ReturnType<typeof ensure>>;
+      try {
+        outcome = await ensure(store, obj);
+      } catch (err) {
+        // A stored role that no longer decodes must not keep the server from starting: it is left as
+        // it is (the unsafe delete can remove it, and the next start seeds it again), as upstream's
+        // bootstrap goes on past the roles it cannot reconcile.
+        if (!isCorruptObjectError(err)) throw err;
+        logger?.warn({ resource, name: obj.metadata?.name, err: (err as Error).message }, 'RBAC bootstrap policy: stored object cannot be read; left as it is');
+        continue;
+      }
       if (outcome) changed.push(`${outcome} ${resource}/${obj.metadata?.namespace ? `${obj.metadata.namespace}/` : ''}${obj.metadata?.name}`);
     }
   }

@@ -1,6 +1,7 @@
 import { admissionPluginNames } from './admission/index.ts';
 import { parseControllers } from './controllers/controller-names.ts';
 import { auditFlagProblems } from './audit/flags.ts';
+import { showHiddenMetricsVersionProblem } from './metrics/stability.ts';
 
 /**
  * Server settings: each flag (named after kube-apiserver's where one exists) can also come from the
@@ -98,8 +99,18 @@ export const FLAGS: readonly FlagDefinition[] = [
     '',
     'AdmissionConfiguration file (apiserver.config.k8s.io/v1) with per-plugin configuration, embedded or by path (relative to the file): PodSecurity takes a PodSecurityConfiguration (default levels, exempt users, namespaces and runtime classes), ResourceQuota a ResourceQuotaConfiguration (limitedResources); read at start, a bad one stops it.',
   ),
-  flag('runtime-config', 'list', '', 'Enable or disable API group versions or resources: <group>/<version>[=true|false], <group>/<version>/<resource>=false, api/all=false.'),
-  flag('feature-gates', 'list', '', 'Feature gates: APIResponseCompression=true|false, CBORServingAndStorage=true|false (default false), WatchList=true|false.'),
+  flag(
+    'runtime-config',
+    'list',
+    '',
+    'Enable or disable built-in APIs, as kube-apiserver 1.34: <group>/<version>=true or false (v1 or api/v1 for the whole core group), <group>/<version>/<resource>=true or false (/v1/<resource> for one core resource), api/all, api/ga, api/beta or api/alpha=true or false for every version of that level; a value left out means true. Beta and alpha versions are off by default. An unknown group, or a version the group never had, stops the start.',
+  ),
+  flag(
+    'feature-gates',
+    'list',
+    '',
+    'Feature gates of kube-apiserver 1.34, as Name=true or false pairs (kube:Name=… too); AllAlpha= and AllBeta= set every alpha or beta gate not named. Each gate keeps its 1.34 default unless named (APIResponseCompression and WatchList on, CBORServingAndStorage and AllowUnsafeMalformedObjectDeletion off, …). An unknown gate, or a locked gate set against its default, stops the start; naming a GA or deprecated gate logs a warning.',
+  ),
   flag('history-window', 'duration', '5m', 'How long watch history (and continue tokens) stay valid.'),
   flag('compaction-interval', 'duration', '30s', 'How often old history is compacted.'),
   flag('watch-bookmark-interval', 'duration', '60s', 'How often watches that allow bookmarks receive one.'),
@@ -140,6 +151,12 @@ export const FLAGS: readonly FlagDefinition[] = [
   flag('audit-log-mode', 'string', 'blocking', 'How events are written: blocking (before the request goes on; failures are logged), blocking-strict (a request whose first event cannot be written fails with 500) or batch (queued and written in the background; dropped when the queue is full).'),
   flag('audit-log-batch-buffer-size', 'int', '10000', 'Events queued at most in batch mode before new ones are dropped.'),
   flag('audit-log-version', 'string', 'audit.k8s.io/v1', 'API group and version of the events written (only audit.k8s.io/v1).'),
+  flag(
+    'show-hidden-metrics-for-version',
+    'string',
+    '',
+    'Expose again at /metrics the metrics hidden in this release (deprecated before it, e.g. apiserver_storage_db_total_size_in_bytes). The only accepted value is the previous minor release, 1.33, so that metrics hidden by a later release are noticed before they are removed.',
+  ),
   flag('log-level', 'string', 'info', 'pino log level: fatal, error, warn, info, debug, trace.'),
 ];
 
@@ -219,6 +236,7 @@ export interface Config {
   auditLogMode: string;
   auditLogBatchBufferSize: number;
   auditLogVersion: string;
+  showHiddenMetricsForVersion: string;
   logLevel: string;
 }
 
@@ -321,6 +339,8 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   } catch (err) {
     throw new ConfigError(`--controllers: ${(err as Error).message}`);
   }
+  const hiddenMetricsProblem = showHiddenMetricsVersionProblem(config.showHiddenMetricsForVersion);
+  if (hiddenMetricsProblem) throw new ConfigError(hiddenMetricsProblem);
   const auditProblems = auditFlagProblems(config);
   if (auditProblems.length > 0) throw new ConfigError(auditProblems.length === 1 ? auditProblems[0]! : `[${auditProblems.join(', ')}]`);
   try {

@@ -2,13 +2,14 @@ import { readFile } from 'node:fs/promises';
 import type https from 'node:https';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
-import { featureGateSet } from './api/request-context.ts';
 import { setUpAuth } from './auth/setup.ts';
 import { writeAdminKubeconfig } from './auth/kubeconfig.ts';
 import { ensurePki } from './auth/pki/ensure-pki.ts';
+import { parseFeatureGates } from './features/feature-gates.ts';
 import type { Config } from './config.ts';
 import { startControllers, type Controllers } from './controllers/controller-manager.ts';
 import { buildApp } from './http/app.ts';
+import { ServerMetrics } from './metrics/server-metrics.ts';
 import { setUpAudit } from './audit/options.ts';
 import { drainServer } from './http/drain-server.ts';
 import { ShutdownGate } from './http/shutdown-gate.ts';
@@ -42,22 +43,6 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-function featureGates(entries: readonly string[]): Map<string, boolean> {
-  const gates = new Map<string, boolean>([
-    ['APIResponseCompression', true],
-    ['WatchList', true],
-    // CBOR bodies, responses and watch streams (beta upstream, off by default).
-    ['CBORServingAndStorage', false],
-  ]);
-  for (const entry of entries) {
-    const [name, value] = entry.split('=');
-    if (!gates.has(name)) throw new Error(`--feature-gates: unrecognized feature gate: ${name}`);
-    if (value !== 'true' && value !== 'false') throw new Error(`--feature-gates: invalid value of ${name}=${value}, err: must be true or false`);
-    gates.set(name, value === 'true');
-  }
-  return gates;
-}
-
 /** Brings the whole server up from a Config; see main.ts for flags. */
 export async function startServer(config: Config, baseLogger: Logger = pino({ level: config.logLevel })): Promise<RunningServer> {
   // Every component logs through this one: database errors lose the fields that quote request data.
@@ -76,12 +61,18 @@ export async function startServer(config: Config, baseLogger: Logger = pino({ le
  * and a stop undo them in reverse.
  */
 async function bringUp(config: Config, logger: Logger, closers: Closers): Promise<RunningServer> {
-  const gates = featureGates(config.featureGates);
-  // First: a bad audit policy stops the start before anything else is up; the log closes last.
+  // First of all: a bad --feature-gates stops the start with upstream's words.
+  const { gates, warnings: gateWarnings } = parseFeatureGates(config.featureGates);
+  for (const warning of gateWarnings) logger.warn(warning);
+  logger.debug({ featureGates: gates.toString() }, 'feature gates');
+  // Then a bad audit policy stops the start before anything else is up; the log closes last.
   const audit = await setUpAudit(config, logger);
   closers.add('audit log', () => audit.close());
   const { database, storage } = await openStorage(config, logger, closers);
-  const { surface, namespaceView } = await buildApi(config, storage, logger, closers);
+  // This server's own metrics registry; the API works on the storage with its requests timed.
+  const metrics = new ServerMetrics({ showHiddenMetricsForVersion: config.showHiddenMetricsForVersion, pool: database.pool });
+  closers.add('metrics', () => metrics.close());
+  const { surface, namespaceView } = await buildApi(config, metrics.timed(storage), logger, closers);
   startCompactor(config, database, logger, closers);
   const pki = await ensurePki({ dir: path.join(config.dataDir, 'pki'), bindAddress: config.bindAddress, extraNames: config.tlsExtraSans });
   for (const change of pki.changes) logger.info(change, 'pki');
@@ -108,13 +99,14 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
       watchBookmarkIntervalMs: config.watchBookmarkIntervalMs,
       minRequestTimeoutSeconds: config.minRequestTimeout,
       requestTimeoutMs: config.requestTimeoutMs,
-      featureGates: featureGateSet(gates),
+      featureGates: gates,
       auth: auth.services,
     },
     logger,
-    compression: gates.get('APIResponseCompression') === true,
+    compression: gates.enabled('APIResponseCompression'),
     serverAddress: () => serverAddress,
     ...(audit.auditor ? { auditor: audit.auditor } : {}),
+    metrics,
   });
   const { server, port, url, address } = await listen(config, tls, app.callback(), closers);
   serverAddress = address;

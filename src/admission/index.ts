@@ -12,6 +12,7 @@ import { NamespaceLifecycle } from './namespace-lifecycle.ts';
 import type { AdmissionPlugin } from './plugin.ts';
 import { mutatingAdmissionWebhook, validatingAdmissionWebhook } from './webhook/index.ts';
 import { LimitRanger } from './builtin/limit-ranger.ts';
+import { OwnerReferencesPermissionEnforcement } from './builtin/owner-references-permission.ts';
 import { PodSecurity } from './builtin/pod-security/admission.ts';
 import { ResourceQuotaAdmission } from './builtin/resource-quota/admission.ts';
 import { ServiceAccountAdmission } from './builtin/service-account.ts';
@@ -49,6 +50,7 @@ const PLUGINS: Record<string, (deps: AdmissionDeps, configuration: string | unde
   AlwaysAdmit: () => ({ plugin: alwaysAdmit }),
   NamespaceLifecycle: (deps) => ({ plugin: new NamespaceLifecycle(deps.namespaces, deps.namespaceView) }),
   LimitRanger: (deps) => LimitRanger.build(deps),
+  OwnerReferencesPermissionEnforcement: (deps) => OwnerReferencesPermissionEnforcement.build(deps),
   ServiceAccount: (deps) => ServiceAccountAdmission.build(deps),
   PodSecurity: (deps, configuration) => PodSecurity.build(deps, configuration),
   ResourceQuota: (deps, configuration) => ResourceQuotaAdmission.build(deps, configuration),

@@ -152,7 +152,8 @@ export function invalid(group: string, kind: string, name: string, errors: Field
     message: fieldErrorText(e),
     field: e.field,
   }));
-  const list = errors.map((e) => `${e.field}: ${fieldErrorText(e)}`);
+  // The message names each distinct error once, as Go's ErrorList.ToAggregate does; causes keep them all.
+  const list = [...new Set(errors.map((e) => `${e.field}: ${fieldErrorText(e)}`))];
   const summary = list.length === 1 ? list[0] : `[${list.join(', ')}]`;
   const qualifiedKind = group ? `${kind}.${group}` : kind;
   return new ApiError(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${summary}`, {

@@ -1,6 +1,7 @@
 import type { Level } from '../audit/policy.ts';
 import type { AuthServices } from '../auth/services.ts';
 import type { UserInfo } from '../auth/user.ts';
+import { defaultFeatureGates } from '../features/feature-gates.ts';
 
 /** Feature gates as a request sees them (`--feature-gates`, with each gate's default). */
 export interface FeatureGates {
@@ -47,7 +48,11 @@ export function featureGateSet(gates: ReadonlyMap<string, boolean>): FeatureGate
   return { enabled: (name) => gates.get(name) === true };
 }
 
-const NO_GATES: FeatureGates = featureGateSet(new Map());
+/**
+ * The server's own writes see each gate at its 1.34 default: what they write never carries a field
+ * of a gate that is off by default, and never loses one of a gate that is on.
+ */
+const DEFAULT_GATES: FeatureGates = defaultFeatureGates();
 
 /**
  * The context of work the server does itself (controllers, seeding): the user is the component
@@ -60,6 +65,6 @@ export function systemContext(options: { user?: UserInfo; subresource?: string; 
     userAgent: 'pgkube-apiserver',
     subresource: options.subresource ?? '',
     warnings: [],
-    featureGates: options.featureGates ?? NO_GATES,
+    featureGates: options.featureGates ?? DEFAULT_GATES,
   };
 }

@@ -6,7 +6,8 @@ import { LeaderElector } from './leader-election.ts';
 import { NamespaceController } from './namespace-controller.ts';
 import { BootstrapSigner } from './bootstrap-signer.ts';
 import { ClusterRoleAggregationController } from './cluster-role-aggregation.ts';
-import { BOOTSTRAP_SIGNER, CLUSTER_ROLE_AGGREGATION, NAMESPACE, parseControllers, RESOURCE_QUOTA, SERVICE_ACCOUNT, TOKEN_CLEANER } from './controller-names.ts';
+import { BOOTSTRAP_SIGNER, CLUSTER_ROLE_AGGREGATION, GARBAGE_COLLECTOR, NAMESPACE, parseControllers, RESOURCE_QUOTA, SERVICE_ACCOUNT, TOKEN_CLEANER } from './controller-names.ts';
+import { GarbageCollector } from './garbage-collector/garbage-collector.ts';
 import { ResourceQuotaController } from './resource-quota-controller.ts';
 import { ServiceAccountController } from './service-account-controller.ts';
 import { TokenCleaner } from './token-cleaner.ts';
@@ -63,6 +64,7 @@ export async function startControllers(options: ControllerOptions): Promise<Cont
   const serviceAccounts = options.surface.findStore('', 'serviceaccounts');
   add(SERVICE_ACCOUNT, () => (serviceAccounts ? new ServiceAccountController(serviceAccounts, options.namespaceView, options.logger) : undefined));
   add(RESOURCE_QUOTA, () => (options.surface.findStore('', 'resourcequotas') ? new ResourceQuotaController(options.surface, options.logger) : undefined));
+  add(GARBAGE_COLLECTOR, () => new GarbageCollector(options.surface, options.logger));
   // Events expire only while core/v1 Events are served (their store is the one events live in).
   // Upstream has no controller for this (etcd TTLs do it), so no name turns it off.
   const coreEvents = options.surface.findStore('', 'events');

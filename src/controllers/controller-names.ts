@@ -13,6 +13,7 @@ export const TOKEN_CLEANER = 'token-cleaner-controller';
 export const CLUSTER_ROLE_AGGREGATION = 'clusterrole-aggregation-controller';
 export const SERVICE_ACCOUNT = 'serviceaccount-controller';
 export const RESOURCE_QUOTA = 'resourcequota-controller';
+export const GARBAGE_COLLECTOR = 'garbage-collector-controller';
 
 /** Upstream's short (pre-1.28) names for the canonical ones. */
 const ALIASES: Readonly<Record<string, string>> = {
@@ -35,7 +36,7 @@ const ALIASES: Readonly<Record<string, string>> = {
   endpointslicemirroring: 'endpointslice-mirroring-controller',
   ephemeralvolume: 'ephemeral-volume-controller',
   'ephemeral-volume': 'ephemeral-volume-controller',
-  garbagecollector: 'garbage-collector-controller',
+  garbagecollector: GARBAGE_COLLECTOR,
   horizontalpodautoscaling: 'horizontal-pod-autoscaler-controller',
   job: 'job-controller',
   'legacy-service-account-token-cleaner': 'legacy-serviceaccount-token-cleaner-controller',

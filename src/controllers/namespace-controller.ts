@@ -159,15 +159,15 @@ export class NamespaceController {
         const page = await store.storage.list(ref, { namespace, limit: PAGE, after });
         for (const text of page.items) {
           let obj = JSON.parse(text) as StoredKubeObject;
-          if (!obj.metadata.deletionTimestamp) {
-            try {
-              const outcome = await store.delete(controllerContext(), namespace, obj.metadata.name, { dryRun: false, propagationPolicy: 'Background' });
-              if (outcome.gone) continue;
-              obj = outcome.object.object;
-            } catch (err) {
-              if (err instanceof ApiError && err.code === 404) continue;
-              throw err;
-            }
+          // Terminating objects are deleted again too, as upstream's deleter does: Background drops
+          // the garbage collector's finalizers (an owner waiting in the foreground goes like the rest).
+          try {
+            const outcome = await store.delete(controllerContext(), namespace, obj.metadata.name, { dryRun: false, propagationPolicy: 'Background' });
+            if (outcome.gone) continue;
+            obj = outcome.object.object;
+          } catch (err) {
+            if (err instanceof ApiError && err.code === 404) continue;
+            throw err;
           }
           count(resources, label);
           for (const f of obj.metadata.finalizers ?? []) count(finalizers, f);

@@ -11,6 +11,8 @@ import type { AuthSetup } from '../auth/setup.ts';
 import type { ApiSurface } from '../registry/api-surface.ts';
 import { closeUnreadBodies } from './close-unread-bodies.ts';
 import { maxInFlight, type MaxInFlightLimits } from './max-inflight.ts';
+import { registerMetricsRoute } from '../metrics/metrics-route.ts';
+import type { ServerMetrics } from '../metrics/server-metrics.ts';
 import { parseRequestInfo } from '../api/request-info.ts';
 import { requestTimeout } from './request-timeout.ts';
 import { notFoundError, resourceHandler } from './resource-handler.ts';
@@ -37,11 +39,13 @@ export interface AppOptions {
   readonly serverAddress: () => string;
   /** Auditing (`--audit-policy-file` and `--audit-log-path`); absent, the request path has no audit step. */
   readonly auditor?: Auditor;
+  /** This server's metrics: served at /metrics, fed by the request path. */
+  readonly metrics: ServerMetrics;
 }
 
 /**
  * The whole request path in one place, outermost first:
- * Audit-Id → closing connections with unread bodies → errors → request info → shutdown gate →
+ * Audit-Id → closing connections with unread bodies → request metrics → errors → request info → shutdown gate →
  * [audit entry] → request timeout → authentication → [audit start] → impersonation → max in flight →
  * authorization → warnings → compression → [audit capture] → routes → resources. The audit steps
  * are there only when auditing is on.
@@ -52,7 +56,12 @@ export function buildApp(options: AppOptions): Koa {
   // koa's own error printing would duplicate ours; everything is logged in statusErrors.
   app.silent = true;
 
+  const requestMetrics = options.metrics.requests(options.surface);
   const router = new Router();
+  // Before the routes: the instrumented non-resource paths are marked only once a route matched them.
+  const instrumented = requestMetrics.nonResourceRoutes();
+  router.use(instrumented.paths, instrumented.middleware);
+  registerMetricsRoute(router, options.metrics.registry);
   registerVersionRoute(router);
   registerHealthRoutes(router, options.health);
   registerDiscoveryRoutes(router, options.surface, options.serverAddress);
@@ -63,6 +72,8 @@ export function buildApp(options: AppOptions): Koa {
   app.use(auditId());
   app.use(requestLog(options.logger));
   app.use(closeUnreadBodies());
+  // Outside the errors step, so that it sees every answer as sent (a Status included).
+  app.use(requestMetrics.middleware());
   app.use(statusErrors(options.logger));
   app.use(requestInfo());
   app.use(options.shutdownGate.middleware());
@@ -71,7 +82,7 @@ export function buildApp(options: AppOptions): Koa {
   app.use(authenticate(options.auth.authenticators, { anonymous: options.auth.anonymous }));
   if (auditor) app.use(auditor.start());
   app.use(impersonation(options.auth.services.access));
-  app.use(maxInFlight(options.maxInFlight));
+  app.use(maxInFlight(options.maxInFlight, options.metrics.inFlight));
   app.use(authorize(auditor ? auditor.authorizers(options.auth.authorizers) : options.auth.authorizers));
   app.use(warningHeaders(options.logger));
   if (options.compression) app.use(compressReads());

@@ -1,5 +1,6 @@
 import type { Context, Next } from 'koa';
 import { SYSTEM_MASTERS } from '../auth/user.ts';
+import type { InFlightObserver } from '../metrics/inflight-metrics.ts';
 import type { ApiState } from './scope.ts';
 
 export interface MaxInFlightLimits {
@@ -28,9 +29,12 @@ const RETRY_AFTER_SECONDS = '1';
  * until its response is over, streamed list bodies included.
  *
  * Runs after authentication (for the system:masters exception) and before authorization, as upstream.
+ * The observer (the metrics) hears each count as it changes, and each request refused; without any
+ * limit there is no filter upstream, and nothing to observe.
  */
-export function maxInFlight(limits: MaxInFlightLimits) {
+export function maxInFlight(limits: MaxInFlightLimits, observer?: InFlightObserver) {
   const inFlight = { mutating: 0, nonMutating: 0 };
+  if (limits.mutating > 0 || limits.nonMutating > 0) observer?.start();
   return async function limitInFlight(ctx: Context, next: Next): Promise<void> {
     const state = ctx.state as ApiState;
     const info = state.requestInfo;
@@ -40,15 +44,18 @@ export function maxInFlight(limits: MaxInFlightLimits) {
     if (limit <= 0) return next();
     if (inFlight[kind] >= limit) {
       if (state.user?.groups.includes(SYSTEM_MASTERS)) return next();
+      observer?.dropped(ctx);
       tooManyRequests(ctx);
       return;
     }
     inFlight[kind]++;
+    observer?.inFlight(kind, inFlight[kind]);
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
       inFlight[kind]--;
+      observer?.inFlight(kind, inFlight[kind]);
     };
     // 'close' comes once the response is over, or its connection gone: after a streamed body too.
     ctx.res.once('close', release);

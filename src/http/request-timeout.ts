@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { allottedTimeoutExceeded, badRequest, deadlineExceeded, type ApiError } from '../api/errors.ts';
 import { parseGoDurationStrict } from '../api/go/duration.ts';
 import type { RequestInfo } from '../api/request-info.ts';
+import { requestMetricsOf } from '../metrics/request-metrics.ts';
 import type { ApiState } from './scope.ts';
 
 /** The longest delay a Node timer takes; past it setTimeout fires at once. */
@@ -78,6 +79,7 @@ async function onTimeout(ctx: Context, info: RequestInfo, work: Promise<unknown>
   // A handler that goes on writing to the response after the 504 must not crash the process.
   ctx.res.on('error', () => undefined);
   if (ctx.res.headersSent) {
+    requestMetricsOf(ctx)?.aborted(ctx);
     ctx.req.socket.destroy();
     return;
   }

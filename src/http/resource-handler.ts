@@ -11,6 +11,8 @@ import { handleList } from './handlers/list.ts';
 import { handlePatch } from './handlers/patch.ts';
 import { handleUpdate } from './handlers/update.ts';
 import { handleWatch } from './handlers/watch.ts';
+import { noteDeprecatedRequest } from './deprecation.ts';
+import { markRouted } from '../metrics/request-metrics.ts';
 import { requestContextOf } from './request-context.ts';
 import type { ApiState, HandlerSettings, RequestScope } from './scope.ts';
 
@@ -59,12 +61,19 @@ export function resourceHandler(surface: ApiSurface, settings: HandlerSettings, 
     const scope: RequestScope = { kind, store, info, context, settings, logger };
     if (sub?.respond && verb === 'create') {
       if (!info.name) throw methodNotAllowed();
+      noteDeprecatedRequest(ctx, sub.respond.kind, info, context);
+      markRouted(ctx, kind);
       return handleSubresourceCreate(ctx, scope, sub.respond);
     }
     if (!kind.verbs.includes(verb) || !(verb in HANDLERS)) throw methodNotAllowed();
     if (verb === 'create' && info.name) throw methodNotAllowed();
     // PUT and PATCH address one object; a collection path has no such route.
     if ((verb === 'update' || verb === 'patch') && !info.name) throw methodNotAllowed();
+    // Routed: a deprecated version is marked now (a request no route serves above is not). A
+    // subresource of a kind of its own (scale, eviction) carries that kind's lifecycle, not the parent's.
+    if (!sub?.kind) noteDeprecatedRequest(ctx, kind, info, context);
+    // Counted in the request metrics from here on, as upstream counts what reached a route.
+    markRouted(ctx, kind);
     await HANDLERS[verb](ctx, scope);
   };
 }

@@ -27,7 +27,7 @@ async function components(storage: { ping(timeoutMs?: number): Promise<void> }):
 
 const healthy = (o: KubeObject) => ((o.conditions ?? []) as Condition[]).find((c) => c.type === 'Healthy');
 
-/** v1 ComponentStatus (deprecated upstream since 1.19): get and list only, computed when asked. */
+/** v1 ComponentStatus (deprecated since 1.19): get and list only, computed when asked. */
 export const componentStatuses = defineKind({
   group: '',
   version: 'v1',
@@ -38,6 +38,8 @@ export const componentStatuses = defineKind({
   shortNames: ['cs'],
   schemaMessage: 'k8s.io.api.core.v1.ComponentStatus',
   verbs: ['get', 'list'],
+  // Upstream's core/v1 lifecycle: deprecated in 1.19, with neither a removal release nor a replacement.
+  deprecation: { deprecated: { major: 1, minor: 19 } },
   computed: { list: (_ctx, storage) => components(storage) },
   // kubectl shows no Age for components: the kind lays out the whole row, Name included.
   tableColumns: [

@@ -1,8 +1,10 @@
 import type { FieldError } from '../api/errors.ts';
 import type { KubeObject } from '../api/types.ts';
+import type { RequestContext } from '../api/request-context.ts';
 import { canonicalJson } from '../registry/system-fields.ts';
 import { defineKind } from '../registry/kind.ts';
 import * as field from '../registry/validation/field.ts';
+import { dropDisabledDriverSpecFields, SELINUX_MOUNT_GATE } from './csi-driver-gated-fields.ts';
 
 type TokenRequest = { audience?: string; expirationSeconds?: number };
 type CSIDriverSpec = {
@@ -25,8 +27,8 @@ const MAX_TOKEN_SECONDS = 2 ** 32;
 // Upstream's paths spell attachRequired as "attachedRequired"; clients see that spelling.
 const ATTACH_REQUIRED = field.path('spec', 'attachedRequired');
 
-/** Upstream's defaults for storage.k8s.io/v1 CSIDriver. */
-function defaultSpec(obj: KubeObject): void {
+/** Upstream's defaults for storage.k8s.io/v1 CSIDriver (seLinuxMount only while its gate is on). */
+function defaultSpec(ctx: RequestContext, obj: KubeObject): void {
   const spec = ((obj.spec as CSIDriverSpec | undefined) ??= {}) as CSIDriverSpec;
   spec.attachRequired ??= true;
   spec.podInfoOnMount ??= false;
@@ -34,10 +36,10 @@ function defaultSpec(obj: KubeObject): void {
   spec.fsGroupPolicy ??= 'ReadWriteOnceWithFSType';
   if (!spec.volumeLifecycleModes || spec.volumeLifecycleModes.length === 0) spec.volumeLifecycleModes = ['Persistent'];
   spec.requiresRepublish ??= false;
-  spec.seLinuxMount ??= false;
+  if (ctx.featureGates.enabled(SELINUX_MOUNT_GATE)) spec.seLinuxMount ??= false;
 }
 
-function validateSpec(obj: KubeObject): FieldError[] {
+function validateSpec(ctx: RequestContext, obj: KubeObject): FieldError[] {
   const spec = specOf(obj);
   const at = field.path('spec');
   const errs: FieldError[] = [];
@@ -63,14 +65,15 @@ function validateSpec(obj: KubeObject): FieldError[] {
   for (const mode of spec.volumeLifecycleModes ?? []) {
     if (!LIFECYCLE_MODES.includes(mode)) errs.push(field.notSupported(at.child('volumeLifecycleModes'), mode, LIFECYCLE_MODES));
   }
-  if (spec.seLinuxMount === undefined) errs.push(field.required(at.child('seLinuxMount')));
+  // Required only while the gate is on (with it off the field is dropped before validation).
+  if (spec.seLinuxMount === undefined && ctx.featureGates.enabled(SELINUX_MOUNT_GATE)) errs.push(field.required(at.child('seLinuxMount')));
   const period = spec.nodeAllocatableUpdatePeriodSeconds;
   if (period !== undefined && period < 10) errs.push(field.invalid(at.child('nodeAllocatableUpdatePeriodSeconds'), period, 'must be greater than or equal to 10 seconds'));
   return errs;
 }
 
-function validateUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
-  const errs = validateSpec(obj);
+function validateUpdate(ctx: RequestContext, obj: KubeObject, old: KubeObject): FieldError[] {
+  const errs = validateSpec(ctx, obj);
   const spec = specOf(obj);
   const before = specOf(old);
   if (spec.attachRequired !== before.attachRequired) errs.push(field.immutable(ATTACH_REQUIRED, spec.attachRequired ?? null));
@@ -104,8 +107,10 @@ export const csiDrivers = defineKind({
     { name: 'Modes', type: 'string', description: 'The volume lifecycle modes the driver supports.', cell: (o) => (specOf(o).volumeLifecycleModes ?? []).join(',') || '<none>' },
   ],
   strategy: {
-    default: (_ctx, obj) => defaultSpec(obj),
-    validate: (_ctx, obj) => validateSpec(obj),
-    validateUpdate: (_ctx, obj, old) => validateUpdate(obj, old),
+    default: (ctx, obj) => defaultSpec(ctx, obj),
+    prepareForCreate: (ctx, obj) => dropDisabledDriverSpecFields(ctx, specOf(obj)),
+    prepareForUpdate: (ctx, obj, old) => dropDisabledDriverSpecFields(ctx, specOf(obj), specOf(old)),
+    validate: (ctx, obj) => validateSpec(ctx, obj),
+    validateUpdate: (ctx, obj, old) => validateUpdate(ctx, obj, old),
   },
 });

@@ -1,5 +1,6 @@
 import type { FieldError } from '../api/errors.ts';
 import type { KubeObject } from '../api/types.ts';
+import type { RequestContext } from '../api/request-context.ts';
 import { goStruct } from '../api/go/values.ts';
 import { dns1123SubdomainErrors, qualifiedNameErrors } from '../api/validation/names.ts';
 import { defineKind } from '../registry/kind.ts';
@@ -49,20 +50,29 @@ function validateDrivers(obj: KubeObject, allowLongNodeID: boolean): FieldError[
   return errs;
 }
 
-/** A driver as upstream prints its internal struct in an immutability error (Go field names, allocatable left out). */
-function driverValue(d: CSINodeDriver): Record<string, unknown> {
-  return goStruct({ Name: d.name ?? '', NodeID: d.nodeID ?? '', TopologyKeys: d.topologyKeys?.length ? d.topologyKeys : null, Allocatable: null });
+/** The gate under which a driver's allocatable count may change (off by default in 1.34). */
+const MUTABLE_COUNT_GATE = 'MutableCSINodeAllocatableCount';
+
+/**
+ * A driver as upstream prints its internal struct in an immutability error (Go field names); with
+ * the count mutable, upstream compares copies whose allocatable is cleared, and prints that copy.
+ */
+function driverValue(d: CSINodeDriver, withAllocatable: boolean): Record<string, unknown> {
+  const allocatable = withAllocatable && d.allocatable ? goStruct({ Count: d.allocatable.count ?? null }) : null;
+  return goStruct({ Name: d.name ?? '', NodeID: d.nodeID ?? '', TopologyKeys: d.topologyKeys?.length ? d.topologyKeys : null, Allocatable: allocatable });
 }
 
-function validateUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
+function validateUpdate(ctx: RequestContext, obj: KubeObject, old: KubeObject): FieldError[] {
   // A node ID already longer than 192 may stay so.
   const allowLong = driversOf(old).some((d) => Buffer.byteLength(d.nodeID ?? '') > NODE_ID_MAX);
   const errs = validateDrivers(obj, allowLong);
-  // An existing driver's entry may not change, except its allocatable count (MutableCSINodeAllocatableCount).
+  // An existing driver's entry may not change; its allocatable count may while the gate is on.
+  const withAllocatable = !ctx.featureGates.enabled(MUTABLE_COUNT_GATE);
   for (const before of driversOf(old)) {
     for (const after of driversOf(obj)) {
       if (before.name !== after.name) continue;
-      if (canonicalJson(driverValue(after)) !== canonicalJson(driverValue(before))) errs.push(field.immutable(field.path('spec', 'drivers'), driverValue(after)));
+      const now = driverValue(after, withAllocatable);
+      if (canonicalJson(now) !== canonicalJson(driverValue(before, withAllocatable))) errs.push(field.immutable(field.path('spec', 'drivers'), now));
     }
   }
   return errs;
@@ -80,6 +90,6 @@ export const csiNodes = defineKind({
   tableColumns: [{ name: 'Drivers', type: 'integer', description: 'The number of CSI drivers on the node.', cell: (o) => driversOf(o).length }],
   strategy: {
     validate: (_ctx, obj) => validateDrivers(obj, false),
-    validateUpdate: (_ctx, obj, old) => validateUpdate(obj, old),
+    validateUpdate: (ctx, obj, old) => validateUpdate(ctx, obj, old),
   },
 });

@@ -3,8 +3,11 @@ import type { KubeObject } from '../api/types.ts';
 import { defineKind } from '../registry/kind.ts';
 import * as field from '../registry/validation/field.ts';
 import { qualifiedNameErrors } from '../api/validation/names.ts';
+import { dropDisabledLeaseSpecFields } from './lease-gated-fields.ts';
 
 type LeaseSpec = { holderIdentity?: string; leaseDurationSeconds?: number; leaseTransitions?: number; strategy?: string; preferredHolder?: string };
+
+const specOf = (obj: KubeObject) => (obj.spec ?? {}) as LeaseSpec;
 
 /** Strategies Kubernetes defines; others must be domain-qualified names. */
 const LEASE_STRATEGIES = ['OldestEmulationVersion'];
@@ -47,5 +50,10 @@ export const leases = defineKind({
   tableColumns: [
     { name: 'Holder', type: 'string', description: 'The holder of the lease', cell: (o) => ((o.spec ?? {}) as LeaseSpec).holderIdentity ?? '' },
   ],
-  strategy: { validate: (_ctx, obj) => validateLease(obj), validateUpdate: (_ctx, obj) => validateLease(obj) },
+  strategy: {
+    prepareForCreate: (ctx, obj) => dropDisabledLeaseSpecFields(ctx, specOf(obj)),
+    prepareForUpdate: (ctx, obj, old) => dropDisabledLeaseSpecFields(ctx, specOf(obj), specOf(old)),
+    validate: (_ctx, obj) => validateLease(obj),
+    validateUpdate: (_ctx, obj) => validateLease(obj),
+  },
 });

@@ -2,6 +2,7 @@ import type { FieldError } from '../api/errors.ts';
 import type { KubeObject } from '../api/types.ts';
 import { ALL_VERBS, defineKind } from '../registry/kind.ts';
 import { statusSubresource } from '../registry/subresources.ts';
+import { deletionFinalizersForGarbageCollection, namespaceDeletionFinalizers } from '../registry/gc-finalizers.ts';
 import { finalizerNameErrors } from '../api/validation/names.ts';
 import * as field from '../registry/validation/field.ts';
 
@@ -89,6 +90,12 @@ export const namespaces = defineKind({
   deleteStrategy: {
     prepareForDelete: (_ctx, obj) => {
       (obj as NamespaceLike).status = { ...((obj as NamespaceLike).status ?? {}), phase: 'Terminating' };
+    },
+    // As upstream's namespace storage: its own rule on the first delete; later, while spec.finalizers
+    // still hold it, a delete changes nothing; after that, the generic rule.
+    garbageCollectionFinalizers: (obj, options) => {
+      if (!obj.metadata?.deletionTimestamp) return namespaceDeletionFinalizers(obj, options);
+      return specFinalizers(obj).length > 0 ? undefined : deletionFinalizersForGarbageCollection(obj, options);
     },
   },
 });

@@ -4,13 +4,14 @@ import { compareQuantities, parseQuantity, quantityString } from '../api/go/quan
 import { dns1123LabelErrors, dns1123SubdomainErrors } from '../api/validation/names.ts';
 import { defineKind } from '../registry/kind.ts';
 import { canonicalJson } from '../registry/system-fields.ts';
-import { statusSubresource } from '../registry/subresources.ts';
 import * as field from '../registry/validation/field.ts';
 import { labelSelectorErrors, type LabelSelectorValue } from '../registry/validation/label-selector.ts';
 import { quantityValueErrors } from './core-resources.ts';
 import { changes } from './persistent-volume.ts';
 import { accessModesColumn, accessModesErrors, classNameErrors, positiveQuantityErrors, VOLUME_MODES } from './storage-common.ts';
 import { ageCell } from './columns.ts';
+import { statusDroppingGatedFields } from './gated-status.ts';
+import { dropDisabledClaimSpecFields, dropDisabledClaimStatusFields } from './persistent-volume-claim-gated-fields.ts';
 
 type Ref = { apiGroup?: string; kind?: string; name?: string; namespace?: string };
 export type ClaimSpec = {
@@ -103,7 +104,6 @@ function validateUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
   return errs;
 }
 
-
 /** core v1 PersistentVolumeClaim: a user's request for storage. */
 export const persistentVolumeClaims = defineKind({
   group: '',
@@ -115,7 +115,7 @@ export const persistentVolumeClaims = defineKind({
   schemaMessage: 'k8s.io.api.core.v1.PersistentVolumeClaim',
   // As upstream: a delete answers with the deleted claim.
   returnDeletedObject: true,
-  subresources: [statusSubresource({ validateUpdate: () => [] })],
+  subresources: [statusDroppingGatedFields(dropDisabledClaimStatusFields, { validateUpdate: () => [] })],
   fieldSelectors: { name: ['metadata', 'name'] },
   tableColumns: [
     { name: 'Name', type: 'string', format: 'name', description: 'The name of the claim.', cell: (o) => o.metadata?.name ?? '' },
@@ -134,9 +134,12 @@ export const persistentVolumeClaims = defineKind({
       spec.volumeMode ??= 'Filesystem';
     },
     // Status is the binder's: a create starts it empty.
-    prepareForCreate: (_ctx, obj) => {
+    prepareForCreate: (ctx, obj) => {
       obj.status = {};
+      dropDisabledClaimSpecFields(ctx, specOf(obj));
     },
+    // The store has already put the stored status back; the spec may not start using gated fields.
+    prepareForUpdate: (ctx, obj, old) => dropDisabledClaimSpecFields(ctx, specOf(obj), specOf(old)),
     validate: (_ctx, obj) => claimSpecErrors(specOf(obj), field.path('spec')),
     validateUpdate: (_ctx, obj, old) => validateUpdate(obj, old),
   },

@@ -9,6 +9,7 @@ import { quantityValueErrors } from './core-resources.ts';
 import { accessModesColumn, accessModesErrors, classNameErrors, nodeSelectorErrors, positiveQuantityErrors, VOLUME_MODES } from './storage-common.ts';
 import { PV_SOURCE_FORBIDDEN_NAMES, PV_SOURCE_PATHS, PV_SOURCES } from './volume-sources.ts';
 import { ageCell } from './columns.ts';
+import { dropDisabledVolumeSpecFields } from './persistent-volume-gated-fields.ts';
 
 type Spec = Record<string, any> & {
   capacity?: Record<string, string>;
@@ -154,9 +155,12 @@ export const persistentVolumes = defineKind({
       spec.volumeMode ??= 'Filesystem';
     },
     // A new volume is Pending, as of its creation.
-    prepareForCreate: (_ctx, obj) => {
+    prepareForCreate: (ctx, obj) => {
       obj.status = { phase: 'Pending', lastPhaseTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') };
+      dropDisabledVolumeSpecFields(ctx, specOf(obj));
     },
+    // The store has already put the stored status back; the spec may not start using gated fields.
+    prepareForUpdate: (ctx, obj, old) => dropDisabledVolumeSpecFields(ctx, specOf(obj), specOf(old)),
     validate: (_ctx, obj) => persistentVolumeSpecErrors(specOf(obj), field.path('spec'), false),
     validateUpdate: (_ctx, obj, old) => validateUpdate(obj, old),
   },

@@ -71,7 +71,13 @@ function keySelectorErrors(s: Obj, at: field.FieldPath): FieldError[] {
   return errs;
 }
 
-function envErrors(env: Obj[] | undefined, at: field.FieldPath): FieldError[] {
+/** Pod validation options that gates (or the stored pod) decide, as upstream's PodValidationOptions. */
+export interface ContainerValidationOptions {
+  /** EnvFiles: an env var may take its value from a file (fileKeyRef counts as its source). */
+  readonly allowEnvFiles?: boolean;
+}
+
+function envErrors(env: Obj[] | undefined, at: field.FieldPath, opts: ContainerValidationOptions): FieldError[] {
   const errs: FieldError[] = [];
   (env ?? []).forEach((e, i) => {
     const p = at.index(i);
@@ -106,6 +112,8 @@ function envErrors(env: Obj[] | undefined, at: field.FieldPath): FieldError[] {
       count++;
       errs.push(...keySelectorErrors(from.secretKeyRef, vp.child('secretKeyRef')));
     }
+    // Without the option the reference is not a source (with the gate off it was dropped before validation).
+    if (from.fileKeyRef && opts.allowEnvFiles) count++;
     if (count === 0) errs.push(field.invalid(vp, '', 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`'));
     else if (e.value) errs.push(field.invalid(vp, '', 'may not be specified when `value` is not empty'));
     else if (count > 1) errs.push(field.invalid(vp, '', 'may not have more than one field specified at a time'));
@@ -154,7 +162,7 @@ function mountsErrors(mounts: Obj[] | undefined, volumes: Set<string>, privilege
 }
 
 /** validateContainerCommon plus the image rule of pods. */
-export function containerErrors(c: Obj, volumes: Set<string>, at: field.FieldPath): FieldError[] {
+export function containerErrors(c: Obj, volumes: Set<string>, at: field.FieldPath, opts: ContainerValidationOptions = {}): FieldError[] {
   const errs: FieldError[] = [];
   if (!c.name) errs.push(field.required(at.child('name')));
   else for (const msg of dns1123LabelErrors(c.name)) errs.push(field.invalid(at.child('name'), c.name, msg));
@@ -163,7 +171,7 @@ export function containerErrors(c: Obj, volumes: Set<string>, at: field.FieldPat
   if (policy === '') errs.push(field.required(at.child('terminationMessagePolicy')));
   else if (!MESSAGE_POLICIES.includes(policy)) errs.push(field.notSupported(at.child('terminationMessagePolicy'), policy, MESSAGE_POLICIES));
   errs.push(...portsErrors(c.ports, at.child('ports')));
-  errs.push(...envErrors(c.env, at.child('env')));
+  errs.push(...envErrors(c.env, at.child('env'), opts));
   errs.push(...envFromErrors(c.envFrom, at.child('envFrom')));
   errs.push(...mountsErrors(c.volumeMounts, volumes, c.securityContext?.privileged === true, at.child('volumeMounts')));
   const pull = c.imagePullPolicy ?? '';
@@ -174,21 +182,21 @@ export function containerErrors(c: Obj, volumes: Set<string>, at: field.FieldPat
 }
 
 /** validateContainers / validateInitContainers: required (regular ones), unique names across both lists. */
-export function containersErrors(containers: Obj[] | undefined, init: Obj[] | undefined, volumes: Set<string>, at: field.FieldPath): FieldError[] {
+export function containersErrors(containers: Obj[] | undefined, init: Obj[] | undefined, volumes: Set<string>, at: field.FieldPath, opts: ContainerValidationOptions = {}): FieldError[] {
   const errs: FieldError[] = [];
   const regular = containers ?? [];
   if (regular.length === 0) errs.push(field.required(at.child('containers')));
   const names = new Set<string>();
   regular.forEach((c, i) => {
     const p = at.child('containers').index(i);
-    errs.push(...containerErrors(c, volumes, p));
+    errs.push(...containerErrors(c, volumes, p, opts));
     if (names.has(c.name)) errs.push(field.duplicate(p.child('name'), c.name));
     names.add(c.name);
     if (c.restartPolicy !== undefined) errs.push(field.forbidden(p.child('restartPolicy'), 'may not be set for non-init containers'));
   });
   (init ?? []).forEach((c, i) => {
     const p = at.child('initContainers').index(i);
-    errs.push(...containerErrors(c, volumes, p));
+    errs.push(...containerErrors(c, volumes, p, opts));
     if (names.has(c.name)) errs.push(field.duplicate(p.child('name'), c.name));
     names.add(c.name);
     if (c.restartPolicy !== undefined && c.restartPolicy !== 'Always') errs.push(field.notSupported(p.child('restartPolicy'), c.restartPolicy, ['Always']));

@@ -3,13 +3,14 @@ import type { KubeObject } from '../api/types.ts';
 import { dns1123LabelErrors, dns1123SubdomainErrors } from '../api/validation/names.ts';
 import { defineKind } from '../registry/kind.ts';
 import { canonicalJson } from '../registry/system-fields.ts';
-import { statusSubresource } from '../registry/subresources.ts';
 import * as field from '../registry/validation/field.ts';
 import { labelMapErrors } from '../registry/validation/label-selector.ts';
 import { changes } from './persistent-volume.ts';
 import { POD_COLUMNS } from './pod-columns.ts';
-import { containersErrors, volumesErrors } from './pod-containers.ts';
+import { containersErrors, volumesErrors, type ContainerValidationOptions } from './pod-containers.ts';
 import { defaultPod } from './pod-defaults.ts';
+import { statusDroppingGatedFields } from './gated-status.ts';
+import { dropDisabledPodFields, podValidationOptions } from './pod-gated-fields.ts';
 import { podQosClass } from './pod-qos.ts';
 import { tolerationsErrors, type Toleration } from './tolerations.ts';
 
@@ -22,10 +23,10 @@ const UPDATE_FORBIDDEN =
   'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
 
 /** Upstream's ValidatePodSpec (the parts this server judges; see docs for what is left to later issues). */
-function specErrors(spec: Obj): FieldError[] {
+function specErrors(spec: Obj, opts: ContainerValidationOptions): FieldError[] {
   const at = field.path('spec');
   const { errors, names } = volumesErrors(spec.volumes, at.child('volumes'));
-  const errs = [...errors, ...containersErrors(spec.containers, spec.initContainers, names, at)];
+  const errs = [...errors, ...containersErrors(spec.containers, spec.initContainers, names, at, opts)];
   if (!spec.restartPolicy) errs.push(field.required(at.child('restartPolicy')));
   else if (!RESTART_POLICIES.includes(spec.restartPolicy)) errs.push(field.notSupported(at.child('restartPolicy'), spec.restartPolicy, RESTART_POLICIES));
   if (!spec.dnsPolicy) errs.push(field.required(at.child('dnsPolicy')));
@@ -103,7 +104,7 @@ export const pods = defineKind({
   categories: ['all'],
   namespaced: true,
   schemaMessage: 'k8s.io.api.core.v1.Pod',
-  subresources: [statusSubresource({ validateUpdate: () => [] })],
+  subresources: [statusDroppingGatedFields(dropDisabledPodFields, { validateUpdate: () => [] })],
   fieldSelectors: {
     'spec.nodeName': ['spec', 'nodeName'],
     'spec.restartPolicy': ['spec', 'restartPolicy'],
@@ -118,15 +119,17 @@ export const pods = defineKind({
   strategy: {
     default: (_ctx, obj) => defaultPod(obj),
     // A new pod is Pending, with its QoS class; gated pods carry the SchedulingGated condition.
-    prepareForCreate: (_ctx, obj) => {
-      const status: Obj = { phase: 'Pending', qosClass: podQosClass(specOf(obj)) };
-      if (specOf(obj).schedulingGates?.length) status.conditions = [{ type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: null, reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' }];
-      obj.status = status;
+    prepareForCreate: (ctx, obj) => {
+      obj.status = { phase: 'Pending', qosClass: podQosClass(specOf(obj)) };
+      dropDisabledPodFields(ctx, obj);
+      if (specOf(obj).schedulingGates?.length) (obj.status as Obj).conditions = [{ type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: null, reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' }];
       // A negative grace period means "as short as possible": 1 second.
       if (specOf(obj).terminationGracePeriodSeconds < 0) specOf(obj).terminationGracePeriodSeconds = 1;
     },
-    validate: (_ctx, obj) => specErrors(specOf(obj)),
-    validateUpdate: (_ctx, obj, old) => [...specErrors(specOf(obj)), ...validateUpdate(obj, old)],
+    // The store has already put the stored status back; gated fields the stored pod lacks are dropped.
+    prepareForUpdate: (ctx, obj, old) => dropDisabledPodFields(ctx, obj, old),
+    validate: (ctx, obj) => specErrors(specOf(obj), podValidationOptions(ctx)),
+    validateUpdate: (ctx, obj, old) => [...specErrors(specOf(obj), podValidationOptions(ctx, old)), ...validateUpdate(obj, old)],
   },
   deleteStrategy: {
     // Unscheduled and finished pods go at once; others get their grace period (a kubelet would end them).

@@ -122,6 +122,9 @@ export const storageVersionMigrations = defineKind({
   plural: 'storageversionmigrations',
   namespaced: false,
   schemaMessage: 'k8s.io.api.storagemigration.v1alpha1.StorageVersionMigration',
+  // Upstream's prerelease lifecycle for this alpha version (introduced 1.30): deprecated three
+  // releases later, removed three after that; requests are warned accordingly.
+  deprecation: { deprecated: { major: 1, minor: 33 }, removed: { major: 1, minor: 36 } },
   // Alpha APIs are served only when --runtime-config turns them on.
   enabledByDefault: false,
   allowUnconditionalUpdate: false,

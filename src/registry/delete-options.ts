@@ -9,6 +9,17 @@ export interface DeleteOptions {
   readonly propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
   readonly orphanDependents?: boolean;
   readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
+  /**
+   * Delete an object that cannot be read (see unsafe-delete.ts). Kept only while the
+   * AllowUnsafeMalformedObjectDeletion gate is on; upstream drops it otherwise.
+   */
+  readonly ignoreStoreReadErrorWithClusterBreakingPotential?: boolean;
+}
+
+/** What parseDeleteOptions needs to know of the server. */
+export interface DeleteOptionsContext {
+  /** The AllowUnsafeMalformedObjectDeletion gate: without it ignoreStoreReadErrorWithClusterBreakingPotential is dropped. */
+  readonly allowUnsafeDelete?: boolean;
 }
 
 const POLICIES = ['Orphan', 'Background', 'Foreground'] as const;
@@ -25,6 +36,15 @@ function goNamedTypes(message: string): string {
 /** Go's `%#v` of a string list, as validation messages print it: `[]string{"a", "b"}`. */
 function goStringList(values: readonly unknown[]): string {
   return `[]string{${values.map((v) => JSON.stringify(String(v))).join(', ')}}`;
+}
+
+/**
+ * A boolean query parameter as upstream's parameter codec reads one into a pointer: absent is unset,
+ * `false` (any case) and `0` are false, anything else (a bare `?orphanDependents` too) is true.
+ */
+function queryBool(value: string | null): boolean | undefined {
+  if (value === null) return undefined;
+  return !(value === '0' || value.toLowerCase() === 'false');
 }
 
 /** The dryRun values (a bare `?dryRun` counts as unset) and their validation errors; only `All` is supported. */
@@ -51,7 +71,7 @@ export function parseDryRun(values: unknown, optionsKind = 'DeleteOptions'): boo
  * Merges DeleteOptions from the body (JSON) and the query; the body wins where both say something,
  * as the real server decodes the body over the query-derived defaults.
  */
-export function parseDeleteOptions(query: URLSearchParams, body: unknown): DeleteOptions {
+export function parseDeleteOptions(query: URLSearchParams, body: unknown, context: DeleteOptionsContext = {}): DeleteOptions {
   const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   // A body field of the wrong JSON type never decodes upstream: 400 with the decoder's words, before
   // anything is deleted (`preconditions: []`, `preconditions.uid: 5`).
@@ -80,8 +100,7 @@ export function parseDeleteOptions(query: URLSearchParams, body: unknown): Delet
       propagationPolicy = policyRaw as DeleteOptions['propagationPolicy'];
     }
   }
-  const orphanRaw = b.orphanDependents ?? query.get('orphanDependents') ?? undefined;
-  const orphanDependents = orphanRaw === undefined || orphanRaw === null ? undefined : orphanRaw === true || orphanRaw === 'true';
+  const orphanDependents = typeof b.orphanDependents === 'boolean' ? b.orphanDependents : queryBool(query.get('orphanDependents'));
   if (orphanDependents !== undefined && propagationPolicy !== undefined) {
     errs.push({ type: 'FieldValueInvalid', field: 'propagationPolicy', value: propagationPolicy, detail: 'orphanDependents and deletionPropagation cannot be both set' });
   }
@@ -95,6 +114,37 @@ export function parseDeleteOptions(query: URLSearchParams, body: unknown): Delet
       resourceVersion: typeof p.resourceVersion === 'string' && p.resourceVersion !== '' ? p.resourceVersion : undefined,
     };
   }
+  // Dropped without the gate, before validation, as upstream's handler drops it.
+  const ignoreRaw = b.ignoreStoreReadErrorWithClusterBreakingPotential;
+  const ignoreStoreReadError = !context.allowUnsafeDelete
+    ? undefined
+    : typeof ignoreRaw === 'boolean'
+      ? ignoreRaw
+      : queryBool(query.get('ignoreStoreReadErrorWithClusterBreakingPotential'));
+  if (ignoreStoreReadError) {
+    const set = {
+      dryRun,
+      propagationPolicy: policyRaw !== undefined && policyRaw !== null && policyRaw !== '',
+      orphanDependents: orphanDependents !== undefined,
+      gracePeriodSeconds: grace !== undefined,
+      preconditions: preconditions !== undefined,
+    };
+    errs.push(...unsafeDeleteErrors(set));
+  }
   if (errs.length > 0) throw invalid('meta.k8s.io', 'DeleteOptions', '', errs);
-  return { dryRun, gracePeriodSeconds: grace, propagationPolicy, orphanDependents, preconditions };
+  return {
+    dryRun,
+    gracePeriodSeconds: grace,
+    propagationPolicy,
+    orphanDependents,
+    preconditions,
+    ...(ignoreStoreReadError !== undefined ? { ignoreStoreReadErrorWithClusterBreakingPotential: ignoreStoreReadError } : {}),
+  };
+}
+
+/** Upstream's ValidateIgnoreStoreReadError: with the option true, the other options must stay unset. */
+function unsafeDeleteErrors(set: Record<'dryRun' | 'propagationPolicy' | 'orphanDependents' | 'gracePeriodSeconds' | 'preconditions', boolean>): FieldError[] {
+  const field = 'ignoreStoreReadErrorWithClusterBreakingPotential';
+  const order = ['dryRun', 'propagationPolicy', 'orphanDependents', 'gracePeriodSeconds', 'preconditions'] as const;
+  return order.filter((name) => set[name]).map((name): FieldError => ({ type: 'FieldValueInvalid', field, value: true, detail: `cannot be set together with .${name}` }));
 }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { systemContext } from '../api/request-context.ts';
 import type { StoredKubeObject, WatchEventType } from '../api/types.ts';
+import type { CorruptObject } from '../storage/read-check.ts';
 import { parseListQuery } from './list-options.ts';
 import type { ResourceStore, WatchHandle } from './resource-store.ts';
 import type { Deliverable } from './watch-start.ts';
@@ -20,6 +21,12 @@ export interface InformerOptions {
   readonly index?: (obj: StoredKubeObject) => readonly string[];
   /** Delay before a closed watch is started again (doubling up to 30 s while starts fail). */
   readonly restartDelayMs?: number;
+  /**
+   * What is kept of each object (client-go's SetTransform): a reader that needs little of every
+   * object (the garbage collector's metadata) keeps little. It must keep metadata's name,
+   * namespace and resourceVersion, and return a new object (events' objects are shared).
+   */
+  readonly transform?: (obj: StoredKubeObject) => StoredKubeObject;
 }
 
 const MAX_RESTART_DELAY_MS = 30_000;
@@ -35,6 +42,13 @@ function keyOf(obj: StoredKubeObject): string {
  * tells the handlers what changed meanwhile (deleted objects included). `synced` resolves once the
  * first list is in. Readers (admission plugins, controllers, later RBAC and flow control) ask it
  * instead of the database.
+ *
+ * Objects that cannot be read (rows changed outside the server that no longer decode) do not stop it,
+ * as they would stop the server: its lists leave them out, with a warning per object, so that the
+ * server runs and the object can be removed with the unsafe delete. An object it knew before it
+ * became unreadable is kept as it was last read (it still exists: telling the handlers it was deleted
+ * could make them act on a deletion that did not happen); its unsafe deletion ends the watch, and the
+ * next list reports it deleted.
  */
 export class Informer {
   readonly #store: ResourceStore;
@@ -46,6 +60,8 @@ export class Informer {
   #stopped = false;
   #synced = false;
   #restartDelay: number;
+  /** Storage keys of the objects the last list left out as unreadable (each is warned of once). */
+  #unreadable = new Set<string>();
   #resolveSynced!: () => void;
   /** Resolves once the first list has been read. */
   readonly synced: Promise<void>;
@@ -101,17 +117,29 @@ export class Informer {
     // The watch's initial events are the list; they fill a fresh view, which replaces the old one
     // once complete, so that a restart reports what changed while no watch was running.
     let initial: Map<string, StoredKubeObject> | undefined = new Map();
+    const unreadable: CorruptObject[] = [];
     let closed = false;
+    /** Why a live event could not be taken (the watch is then ended, and the informer lists again). */
+    let failed: unknown;
     const started = await this.#store.watch(systemContext(), this.#options.namespace, parseListQuery(new URLSearchParams()), undefined, {
       event: (type: WatchEventType, ev: Deliverable) => {
-        const obj = ev.object as StoredKubeObject;
-        if (initial) {
-          if (type === 'DELETED') initial.delete(keyOf(obj));
-          else initial.set(keyOf(obj), obj);
-        } else {
-          this.#apply(type, obj);
+        try {
+          const obj = this.#options.transform ? this.#options.transform(ev.object as StoredKubeObject) : (ev.object as StoredKubeObject);
+          if (initial) {
+            if (type === 'DELETED') initial.delete(keyOf(obj));
+            else initial.set(keyOf(obj), obj);
+          } else {
+            this.#apply(type, obj);
+          }
+          return true;
+        } catch (err) {
+          // A change whose object is no object (history written by hand) or one a handler chokes on
+          // must not end the informer, nor fail the watchers after it: it ends this watch, and a list
+          // (which leaves out what cannot be read) starts over. During the start, the start fails.
+          if (initial) throw err;
+          failed = err;
+          return false;
         }
-        return true;
       },
       room: () => undefined,
       get closed() {
@@ -121,20 +149,41 @@ export class Informer {
         closed = true;
         this.#handle = undefined;
         if (this.#stopped) return;
-        this.#options.logger.info({ resource: this.#store.kind.plural, reason }, 'informer watch closed; listing again');
+        if (failed !== undefined) {
+          this.#options.logger.warn({ err: failed, resource: this.#store.kind.plural }, 'informer could not take a watch event; listing again');
+        } else {
+          this.#options.logger.info({ resource: this.#store.kind.plural, reason }, 'informer watch closed; listing again');
+        }
         this.#scheduleRestart();
       },
+      unreadable: (objects: readonly CorruptObject[]) => void unreadable.push(...objects),
     });
     if (!started) return;
-    this.#handle = started.handle;
+    // A watch that ended while it started (its restart is already scheduled) keeps nothing current.
+    this.#handle = closed ? undefined : started.handle;
     const fresh = initial;
     initial = undefined;
-    this.#replace(fresh);
+    this.#noteUnreadable(unreadable);
+    this.#replace(fresh, unreadable);
     this.#restartDelay = this.#options.restartDelayMs ?? 1000;
     if (!this.#synced) {
       this.#synced = true;
       this.#resolveSynced();
     }
+  }
+
+  /** Warns of each object a list left out, once for as long as lists keep leaving it out. */
+  #noteUnreadable(objects: readonly CorruptObject[]): void {
+    const now = new Set<string>();
+    for (const c of objects) {
+      now.add(c.key);
+      if (this.#unreadable.has(c.key)) continue;
+      this.#options.logger.warn(
+        { resource: this.#store.kind.plural, key: c.key, resourceVersion: c.resourceVersion, reason: c.message },
+        'informer left out an object that cannot be read; fix its row or remove it with a delete that sets ignoreStoreReadErrorWithClusterBreakingPotential',
+      );
+    }
+    this.#unreadable = now;
   }
 
   #scheduleRestart(): void {
@@ -149,10 +198,14 @@ export class Informer {
     }, delay).unref();
   }
 
-  /** Swaps in a freshly listed view, telling the handlers the difference. */
-  #replace(fresh: Map<string, StoredKubeObject>): void {
+  /**
+   * Swaps in a freshly listed view, telling the handlers the difference. An object the list left out
+   * as unreadable is not gone: what was known of it stays.
+   */
+  #replace(fresh: Map<string, StoredKubeObject>, unreadable: readonly CorruptObject[]): void {
     const old = this.#objects;
-    for (const [key, obj] of old) if (!fresh.has(key)) this.#apply('DELETED', obj);
+    const leftOut = new Set(unreadable.map((c) => `${c.namespace}/${c.name}`));
+    for (const [key, obj] of old) if (!fresh.has(key) && !leftOut.has(key)) this.#apply('DELETED', obj);
     for (const obj of fresh.values()) this.#apply('ADDED', obj);
   }
 

@@ -3,6 +3,7 @@ import type { RequestContext } from '../api/request-context.ts';
 import type { KubeObject } from '../api/types.ts';
 import type { SelectableFields } from '../api/selectors/field-selector.ts';
 import type { Storage } from '../storage/storage.ts';
+import type { DeleteOptions } from './delete-options.ts';
 import { messageSchema, type ObjectSchema } from '../schema/type-schema.ts';
 
 /** The verbs a REST resource can support; routes exist only for the ones a kind lists. */
@@ -84,6 +85,11 @@ export interface DeleteStrategy {
   gracePeriodSeconds?(ctx: RequestContext, obj: KubeObject, requested: number | undefined): number | undefined;
   /** Changes made when a delete marks the object instead of removing it (Namespace: status.phase Terminating). */
   prepareForDelete?(ctx: RequestContext, obj: KubeObject): void;
+  /**
+   * The kind's own rule for the garbage collector's finalizers a delete sets (Namespace's), instead of
+   * the generic one (src/registry/gc-finalizers.ts): the new finalizers, or undefined for no change.
+   */
+  garbageCollectionFinalizers?(obj: KubeObject, options: DeleteOptions): string[] | undefined;
 }
 
 /** A kind's subresource update: builds the object to store from the body and the stored object. */
@@ -211,6 +217,26 @@ export interface KindDefinition {
   readonly respond?: CreateResponder;
   /** Set when the kind's objects are stored as another resource (see StorageMapping). */
   readonly storage?: StorageMapping;
+  /**
+   * The API lifecycle of this kind's version, when upstream deprecates it (its generated
+   * APILifecycleDeprecated/Removed/Replacement): requests to it get upstream's deprecation warning,
+   * audit annotations and metric once the server's release reaches `deprecated` (src/http/deprecation.ts).
+   */
+  readonly deprecation?: ApiDeprecation;
+}
+
+/** A Kubernetes release, as upstream's API lifecycle names one (major, minor). */
+export interface Release {
+  readonly major: number;
+  readonly minor: number;
+}
+
+/** When a kind's version is deprecated, when it stops being served, and what replaces it. */
+export interface ApiDeprecation {
+  readonly deprecated: Release;
+  /** The release that no longer serves it; absent for versions with no planned removal (ComponentStatus). */
+  readonly removed?: Release;
+  readonly replacement?: GroupVersionKind;
 }
 
 /**

@@ -1,15 +1,28 @@
 import { ApiError, badRequest, expired } from '../api/errors.ts';
+import type { CorruptObject } from '../storage/read-check.ts';
 import { StorageError, type ListCursor, type ListOptions } from '../storage/storage.ts';
 import { decodeContinue, encodeContinue } from './continue-token.ts';
 import { parseSelectors } from './filter.ts';
 import { parseResourceVersion, validateListQuery, type ListQuery } from './list-options.ts';
 import type { ResourceStore } from './resource-store.ts';
+import { toListApiError } from './storage-errors.ts';
 
 export interface ListPage {
   readonly items: string[];
   readonly resourceVersion: string;
   readonly continue?: string;
   readonly remainingItemCount?: number;
+  /** With `skipUnreadable`: objects of the page's range left out because they cannot be read. */
+  readonly unreadable?: readonly CorruptObject[];
+}
+
+/** What only the server's own readers ask of a list: no request parameter reaches these. */
+export interface InternalListOptions {
+  /**
+   * Objects that cannot be read are left out (and named in `unreadable`) instead of failing the list
+   * (ListOptions.skipUnreadable): the server's informers must keep running so that they can be deleted.
+   */
+  readonly skipUnreadable?: boolean;
 }
 
 const CONTINUE_EXPIRED =
@@ -21,16 +34,17 @@ interface ListPlan {
   readonly fromToken: boolean;
 }
 
-function planList(store: ResourceStore, namespace: string | undefined, q: ListQuery, name?: string): ListPlan {
+function planList(store: ResourceStore, namespace: string | undefined, q: ListQuery, name: string | undefined, internal: InternalListOptions): ListPlan {
   validateListQuery(q);
   const kind = store.kind;
   const selectors = parseSelectors(kind, q.labelSelector, q.fieldSelector, name);
   const limit = q.limit && q.limit > 0 ? q.limit : undefined;
-  const base: { namespace?: string; filter?: ListOptions['filter']; limit?: number; countRemaining: boolean } = {
+  const base: Pick<ListOptions, 'namespace' | 'filter' | 'limit' | 'countRemaining' | 'skipUnreadable'> = {
     namespace: kind.namespaced ? namespace : undefined,
     filter: selectors.filter,
     limit,
     countRemaining: !selectors.filter,
+    ...(internal.skipUnreadable ? { skipUnreadable: true } : {}),
   };
   if (q.continue) {
     if (q.resourceVersion && q.resourceVersion !== '0') {
@@ -42,7 +56,10 @@ function planList(store: ResourceStore, namespace: string | undefined, q: ListQu
   return { options: { ...base, ...versionOptions(q, limit) }, fromToken: false };
 }
 
-/** Storage errors of a list in API terms (an expired continue token offers a way forward). */
+/**
+ * Storage errors of a list in API terms (an expired continue token offers a way forward; objects that
+ * cannot be decoded are named all together).
+ */
 function listError(store: ResourceStore, plan: ListPlan, err: unknown): unknown {
   if (err instanceof StorageError && err.code === 'Expired' && plan.fromToken && plan.options.after) {
     const e = expired(CONTINUE_EXPIRED);
@@ -51,7 +68,7 @@ function listError(store: ResourceStore, plan: ListPlan, err: unknown): unknown 
     return e;
   }
   if (err instanceof ApiError) return err;
-  return store.translate(err, '');
+  return toListApiError(err, store.qualified);
 }
 
 /**
@@ -59,8 +76,14 @@ function listError(store: ResourceStore, plan: ListPlan, err: unknown): unknown 
  * Most Recent and Any read the latest state, NotOlderThan waits for the version, Exact and continue
  * tokens read the snapshot of their version. Called through ResourceStore.list.
  */
-export async function listPage(store: ResourceStore, namespace: string | undefined, q: ListQuery, name?: string): Promise<ListPage> {
-  const plan = planList(store, namespace, q, name);
+export async function listPage(
+  store: ResourceStore,
+  namespace: string | undefined,
+  q: ListQuery,
+  name?: string,
+  internal: InternalListOptions = {},
+): Promise<ListPage> {
+  const plan = planList(store, namespace, q, name, internal);
   const { options } = plan;
   const kind = store.kind;
   try {
@@ -70,6 +93,7 @@ export async function listPage(store: ResourceStore, namespace: string | undefin
       resourceVersion: String(result.resourceVersion),
       continue: result.next ? encodeContinue(options.exactVersion ?? result.resourceVersion, result.next, kind.namespaced) : undefined,
       remainingItemCount: result.next && result.remaining !== undefined ? result.remaining : undefined,
+      ...(result.unreadable ? { unreadable: result.unreadable } : {}),
     };
   } catch (err) {
     throw listError(store, plan, err);
@@ -82,8 +106,14 @@ export async function listPage(store: ResourceStore, namespace: string | undefin
  * token). Undefined for a paged list (one with a limit): listPage serves those. Called through
  * ResourceStore.openList.
  */
-export async function openListCursor(store: ResourceStore, namespace: string | undefined, q: ListQuery, name?: string): Promise<ListCursor | undefined> {
-  const plan = planList(store, namespace, q, name);
+export async function openListCursor(
+  store: ResourceStore,
+  namespace: string | undefined,
+  q: ListQuery,
+  name?: string,
+  internal: InternalListOptions = {},
+): Promise<ListCursor | undefined> {
+  const plan = planList(store, namespace, q, name, internal);
   if (plan.options.limit !== undefined) return undefined;
   try {
     return await store.storage.openList({ group: store.kind.group, resource: store.kind.plural }, plan.options);

@@ -15,6 +15,7 @@ import type { AdmissionAttributes, AdmissionOperation } from '../admission/attri
 import type { AdmissionChain } from '../admission/chain.ts';
 import { StorageError, type ListCursor, type ObjectKey, type Storage, type StoredObject } from '../storage/storage.ts';
 import type { DeleteOptions } from './delete-options.ts';
+import { garbageCollectionFinalizers } from './gc-finalizers.ts';
 import { apiVersionOf, subresourceOf, type KindDefinition, type SubresourceStrategy } from './kind.ts';
 import { parseSelectors } from './filter.ts';
 import { listPage, openListCursor, type ListPage } from './list-reader.ts';
@@ -284,14 +285,19 @@ export class ResourceStore {
       if (grace.pending) return { gone: false, object: current };
       await this.#admitDelete(ctx, namespace, name, obj, options);
 
-      const finalizers = this.#pendingFinalizers(obj);
+      // The garbage collector's finalizers follow the propagation policy (src/registry/gc-finalizers.ts).
+      const gcFinalizers = garbageCollectionFinalizers(this.kind, obj, options);
+      const finalizers = this.#pendingFinalizers(gcFinalizers ? withFinalizers(obj, gcFinalizers) : obj);
       if (finalizers.length > 0 || grace.marked) {
         // Marked: the object stays until the last finalizer is gone or its grace period is over.
-        if (obj.metadata.deletionTimestamp && !grace.marked) return { gone: false, object: current };
-        const next = grace.marked ?? cloneJson(obj);
+        if (obj.metadata.deletionTimestamp && !grace.marked && !gcFinalizers) return { gone: false, object: current };
+        let next = grace.marked ?? cloneJson(obj);
+        if (gcFinalizers) next = withFinalizers(next, gcFinalizers);
         if (!next.metadata.deletionTimestamp) {
           next.metadata.deletionTimestamp = nowTimestamp();
           next.metadata.deletionGracePeriodSeconds = 0;
+          // As upstream's markAsDeleting: marking a generation-tracking object for deletion is a change of it.
+          if ((next.metadata.generation ?? 0) > 0) next.metadata.generation = (next.metadata.generation ?? 0) + 1;
         }
         this.kind.deleteStrategy.prepareForDelete?.(ctx, next);
         if (ctx.dryRun) return { gone: false, object: { object: next, text: JSON.stringify(next), resourceVersion: current.resourceVersion } };
@@ -529,6 +535,12 @@ export class ResourceStore {
   #toApiError(err: unknown, name: string): unknown {
     return toApiError(err, this.qualified, name);
   }
+}
+
+/** A copy of `obj` with these finalizers (none: the field goes, as an empty list is not stored). */
+function withFinalizers(obj: StoredKubeObject, finalizers: string[]): StoredKubeObject {
+  const { finalizers: _old, ...meta } = obj.metadata;
+  return { ...obj, metadata: finalizers.length > 0 ? { ...meta, finalizers } : meta };
 }
 
 /** DeleteOptions as a meta.k8s.io/v1 object, for admission. */

@@ -13,6 +13,7 @@ import type {
   WatchOptions,
 } from '../storage/storage.ts';
 import type { KindDefinition, StorageMapping } from './kind.ts';
+import { storedObjectCheck } from './stored-object-check.ts';
 
 /** Where a kind's objects live: its own resource, or the one its storage mapping names. */
 export function storageRefOf(kind: KindDefinition): ResourceRef {
@@ -25,9 +26,14 @@ export function storageRefOf(kind: KindDefinition): ResourceRef {
  * gets a view that converts every object on the way in and out, so the generic store, lists and
  * watches never know. Selectors run against the stored form, so such a kind's field selectors name
  * stored paths.
+ *
+ * A kind stored as itself also tells storage how its rows decode (stored-object-check.ts), for the
+ * rows that were changed outside the server; a converted kind's rows are the stored kind's.
  */
 export function storageFor(kind: KindDefinition, storage: Storage): Storage {
-  return kind.storage ? new ConvertingStorage(storage, kind.storage) : storage;
+  if (kind.storage) return new ConvertingStorage(storage, kind.storage);
+  if (!kind.computed && !kind.respond) storage.registerReadCheck?.(storageRefOf(kind), storedObjectCheck(kind));
+  return storage;
 }
 
 class ConvertingStorage implements Storage {
@@ -74,6 +80,7 @@ class ConvertingStorage implements Storage {
     const from = this.#m.fromStorage;
     return {
       resourceVersion: cursor.resourceVersion,
+      unreadable: cursor.unreadable,
       next: async () => (await cursor.next()).map((t) => JSON.stringify(from(JSON.parse(t)))),
       close: () => cursor.close(),
     };
@@ -89,6 +96,11 @@ class ConvertingStorage implements Storage {
 
   async delete(key: ObjectKey, expectedVersion?: number, expectedUid?: string): Promise<StoredObject> {
     return this.#out(await this.#inner.delete(this.#key(key), expectedVersion, expectedUid));
+  }
+
+  deleteUnreadable(key: ObjectKey, expectedVersion: number, message: string): Promise<number> {
+    if (!this.#inner.deleteUnreadable) return Promise.reject(new Error('the storage cannot delete unreadable objects'));
+    return this.#inner.deleteUnreadable(this.#key(key), expectedVersion, message);
   }
 
   watch(_ref: ResourceRef, options: WatchOptions, listener: WatchListener): Promise<WatchHandle> {
@@ -109,7 +121,7 @@ class ConvertingStorage implements Storage {
         };
         return listener.onEvent(delivery);
       },
-      onClose: (reason) => listener.onClose(reason),
+      onClose: (reason, detail) => listener.onClose(reason, detail),
       room: listener.room ? () => listener.room!() : undefined,
     });
   }

@@ -1,12 +1,14 @@
 import { invalid } from '../api/errors.ts';
 import { requiredName } from '../api/selectors/field-selector.ts';
 import type { RequestContext } from '../api/request-context.ts';
-import type { KubeObject, WatchEventType } from '../api/types.ts';
+import type { KubeObject, Status, WatchEventType } from '../api/types.ts';
+import type { CorruptObject } from '../storage/read-check.ts';
 import type { WatchDelivery, WatchHandle } from '../storage/storage.ts';
 import { parseSelectors, type ParsedSelectors } from './filter.ts';
 import { listPage } from './list-reader.ts';
 import { parseResourceVersion, validateListQuery, type ListQuery } from './list-options.ts';
 import type { ResourceStore } from './resource-store.ts';
+import { watchCloseError } from './storage-errors.ts';
 
 /** What an event needs to be written: its object, its JSON text, and memos shared by its watchers. */
 export type Deliverable = Pick<WatchDelivery, 'object' | 'text' | 'memo'>;
@@ -19,8 +21,18 @@ export interface WatchSink {
   room(): Promise<void> | undefined;
   /** The sink is gone (client left, shutdown): starting stops. */
   readonly closed: boolean;
-  /** The watch ended on the storage side ('slow': the sink did not keep up). */
-  onClose(reason: string): void;
+  /**
+   * The watch ended on the storage side ('slow': the sink did not keep up). `error` is the Status to
+   * send as an ERROR event first, when the client must hear why (an object that cannot be read).
+   */
+  onClose(reason: string, error?: Status): void;
+  /**
+   * Set only by the server's own informers (src/registry/informer.ts), never by a client's watch:
+   * initial objects that cannot be read (corrupt objects) are then left out and handed here, page by
+   * page, instead of failing the watch's start as they fail a client's list. The server keeps
+   * running on the rest, and the objects can be removed with the unsafe delete.
+   */
+  unreadable?(objects: readonly CorruptObject[]): void;
 }
 
 /** A started watch. */
@@ -124,8 +136,9 @@ async function run(
           resourceVersionMatch: cont ? undefined : start.minVersion !== undefined ? 'NotOlderThan' : undefined,
           limit: INITIAL_PAGE,
           continue: cont,
-        }, name);
+        }, name, { skipUnreadable: sink.unreadable !== undefined });
         listVersion ??= page.resourceVersion;
+        if (page.unreadable && page.unreadable.length > 0) sink.unreadable?.(page.unreadable);
         // The list applies the same selectors (metadata.name included) as the watch.
         for (const text of page.items) {
           sink.event('ADDED', oneOff(text));
@@ -145,7 +158,7 @@ async function run(
       { namespace: scopedNamespace, name: requiredName(selectors.fields), filter: selectors.filter, fromVersion },
       {
         onEvent: (ev) => sink.event(ev.type, ev),
-        onClose: (reason) => sink.onClose(reason),
+        onClose: (reason, detail) => sink.onClose(reason, watchCloseError(reason, detail)),
         room: () => sink.room(),
       },
     );

@@ -1,6 +1,7 @@
 import type { StoredKubeObject } from '../api/types.ts';
 import type { FieldSelector } from '../api/selectors/field-selector.ts';
 import type { LabelSelector } from '../api/selectors/label-selector.ts';
+import type { CorruptObject, ReadCheck } from './read-check.ts';
 
 /** Which collection an operation is about: storage knows resources, not kinds. */
 export interface ResourceRef {
@@ -43,6 +44,13 @@ export interface ListOptions {
   readonly minVersion?: number;
   /** Whether to count the items after this page (costs a count; skipped with selectors). */
   readonly countRemaining?: boolean;
+  /**
+   * Rows that cannot be read (corrupt objects) are left out of the items and named in `unreadable`,
+   * instead of failing the list with Corrupt. Only for the server's own informers, which must keep
+   * running so that the object can be deleted: a client's list fails, as upstream's does, and no
+   * request parameter sets this.
+   */
+  readonly skipUnreadable?: boolean;
 }
 
 export interface ListResult {
@@ -52,6 +60,8 @@ export interface ListResult {
   /** Key of the last item when more items follow. */
   readonly next?: ListKey;
   readonly remaining?: number;
+  /** With `skipUnreadable`: the objects of the page's range that were left out because they cannot be read. */
+  readonly unreadable?: readonly CorruptObject[];
 }
 
 /**
@@ -61,6 +71,8 @@ export interface ListResult {
 export interface ListCursor {
   /** The list's resourceVersion (known before any item is read). */
   readonly resourceVersion: number;
+  /** With `skipUnreadable`: the objects left out of the list because they cannot be read (known before any item is read). */
+  readonly unreadable?: readonly CorruptObject[];
   /** The next items as JSON text, in keyset order; empty once all were read. */
   next(): Promise<string[]>;
   /** Releases the snapshot and its connection; safe to call more than once, and at any point. */
@@ -119,11 +131,15 @@ export interface WatchListener {
    * they are held in the watcher meanwhile, within its bounds, past which the watch is 'slow'.
    */
   room?(): Promise<void> | undefined;
-  /** The watch ended on the storage side (watcher too slow, shutdown, or history expired). */
-  onClose(reason: WatchCloseReason): void;
+  /**
+   * The watch ended on the storage side (watcher too slow, shutdown, or history expired). For
+   * 'unreadable' (a change whose object cannot be read: the deletion of a corrupt object), `detail`
+   * says why, and the consumer should start over from a list.
+   */
+  onClose(reason: WatchCloseReason, detail?: string): void;
 }
 
-export type WatchCloseReason = 'slow' | 'shutdown' | 'expired' | 'stopped';
+export type WatchCloseReason = 'slow' | 'shutdown' | 'expired' | 'stopped' | 'unreadable';
 
 export interface WatchHandle {
   /** Highest version this watcher has been brought up to (for bookmarks). */
@@ -155,6 +171,18 @@ export interface Storage {
   /** Replaces the object; `expectedVersion` (when set) must equal the stored version. */
   update(key: ObjectKey, object: StoredKubeObject, expectedVersion?: number, expectedUid?: string): Promise<StoredObject>;
   delete(key: ObjectKey, expectedVersion?: number, expectedUid?: string): Promise<StoredObject>;
+  /**
+   * Removes a row that cannot be read (a corrupt object), without reading it: the row must still be
+   * at `expectedVersion` (Conflict otherwise). Its watchers are told `unreadable` (with `message`)
+   * instead of getting an object. Returns the version of the deletion.
+   */
+  deleteUnreadable?(key: ObjectKey, expectedVersion: number, message: string): Promise<number>;
+  /**
+   * How rows of a resource that were changed outside the server are checked when read; resources
+   * without one get a structural check (src/storage/read-check.ts). Reads of such a row that fails its
+   * check fail with Corrupt.
+   */
+  registerReadCheck?(ref: ResourceRef, check: ReadCheck): void;
   watch(ref: ResourceRef, options: WatchOptions, listener: WatchListener): Promise<WatchHandle>;
   /** Resolves once the store has reached `version`; fails with TooLargeVersion after a short wait. */
   waitForVersion(version: number): Promise<void>;
@@ -185,9 +213,15 @@ export class StorageError extends Error {
       | 'Timeout'
       | 'Unstorable'
       | 'NamespaceMissing'
-      | 'NamespaceTerminating',
+      | 'NamespaceTerminating'
+      /** Stored objects that cannot be read (see `corrupt`), upstream's corrupt object error. */
+      | 'Corrupt',
     message: string,
     readonly current?: StoredObject,
+    /** For Corrupt: the objects, at most MAX_REPORTED_CORRUPT_OBJECTS. */
+    readonly corrupt?: readonly CorruptObject[],
+    /** For Corrupt: more objects could not be read than are reported. */
+    readonly truncated?: boolean,
   ) {
     super(message);
     this.name = 'StorageError';

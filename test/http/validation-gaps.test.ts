@@ -15,15 +15,15 @@ async function absent(name: string): Promise<void> {
 test('an owner reference with nothing set is 422 on each of its required fields', async () => {
   const res = await t.api.post(base, { metadata: { name: 'own', ownerReferences: [{}] } });
   assertStatus(res, 422, 'Invalid',
-    'ConfigMap "own" is invalid: [metadata.ownerReferences[0].apiVersion: Invalid value: "": version must not be empty, ' +
-    'metadata.ownerReferences[0].kind: Invalid value: "": must not be empty, metadata.ownerReferences[0].name: Invalid value: "": must not be empty, ' +
-    'metadata.ownerReferences[0].uid: Invalid value: "": must not be empty]');
+    'ConfigMap "own" is invalid: [metadata.ownerReferences.apiVersion: Invalid value: "": version must not be empty, ' +
+    'metadata.ownerReferences.kind: Invalid value: "": must not be empty, metadata.ownerReferences.name: Invalid value: "": must not be empty, ' +
+    'metadata.ownerReferences.uid: Invalid value: "": must not be empty]');
   await absent('own');
   const noVersion = await t.api.post(base, { metadata: { name: 'own', ownerReferences: [{ apiVersion: 'apps/', kind: 'Deployment', name: 'd', uid: 'u' }] } });
-  assertStatus(noVersion, 422, 'Invalid', 'ConfigMap "own" is invalid: metadata.ownerReferences[0].apiVersion: Invalid value: "apps/": version must not be empty');
+  assertStatus(noVersion, 422, 'Invalid', 'ConfigMap "own" is invalid: metadata.ownerReferences.apiVersion: Invalid value: "apps/": version must not be empty');
   const event = await t.api.post(base, { metadata: { name: 'own', ownerReferences: [{ apiVersion: 'v1', kind: 'Event', name: 'e', uid: 'u' }] } });
   assert.equal(event.status, 422, event.text);
-  assert.match(event.json.message, /metadata\.ownerReferences\[0\]: Invalid value: v1\.OwnerReference\{APIVersion:"v1", Kind:"Event", Name:"e", UID:"u".*\}: \/v1, Kind=Event is disallowed from being an owner/);
+  assert.match(event.json.message, /metadata\.ownerReferences: Invalid value: v1\.OwnerReference\{APIVersion:"v1", Kind:"Event", Name:"e", UID:"u".*\}: \/v1, Kind=Event is disallowed from being an owner/);
   const ok = await t.api.post(base, { metadata: { name: 'own', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'd', uid: 'u' }] } });
   assert.equal(ok.status, 201, ok.text);
 });

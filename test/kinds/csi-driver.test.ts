@@ -4,9 +4,11 @@ import { runKindSuite } from './kind-suite.ts';
 
 const driver = (spec: Record<string, unknown> = {}) => ({ apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', spec });
 
-// Expectations from upstream's ValidateCSIDriver / ValidateCSIDriverUpdate and the v1 defaults (1.34).
+// Expectations from upstream's ValidateCSIDriver / ValidateCSIDriverUpdate and the v1 defaults (1.34, with the gates of its fields on;
+// csi-driver-gated-fields.test.ts covers them off).
 runKindSuite({
   kind: csiDrivers,
+  featureGates: { SELinuxMountReadWriteOncePod: true, MutableCSINodeAllocatableCount: true },
   valid: [
     { name: 'defaults only', object: driver() },
     { name: 'every field set', object: driver({ attachRequired: false, podInfoOnMount: true, storageCapacity: true, fsGroupPolicy: 'File', volumeLifecycleModes: ['Persistent', 'Ephemeral'], tokenRequests: [{ audience: 'a', expirationSeconds: 600 }, { audience: '' }], requiresRepublish: true, seLinuxMount: true, nodeAllocatableUpdatePeriodSeconds: 10 }) },

@@ -7,6 +7,7 @@ const node = (drivers: Record<string, unknown>[]) => ({ apiVersion: 'storage.k8s
 // Expectations from upstream's ValidateCSINode / ValidateCSINodeUpdate (1.34, MutableCSINodeAllocatableCount on).
 runKindSuite({
   kind: csiNodes,
+  featureGates: { MutableCSINodeAllocatableCount: true },
   valid: [
     { name: 'no drivers', object: node([]) },
     { name: 'two drivers with topology and a count', object: node([{ name: 'a.example.com', nodeID: 'n1', topologyKeys: ['topology.example.com/zone'], allocatable: { count: 10 } }, { name: 'b.example.com', nodeID: 'n1' }]) },

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { RequestContext } from '../../src/api/request-context.ts';
 import type { KubeObject } from '../../src/api/types.ts';
 import type { KindDefinition } from '../../src/registry/kind.ts';
 import type { ResourceStore } from '../../src/registry/resource-store.ts';
 import { toTable } from '../../src/registry/table.ts';
 import { builtinKinds } from '../../src/kinds/index.ts';
 import { openTestRegistry, testContext, type TestRegistry } from '../helpers/registry.ts';
+import { gatedContext } from './gated-context.ts';
 
 /** One expected field error: its path and its message as the 422's cause carries them. */
 export interface ExpectedError {
@@ -59,6 +61,8 @@ export interface KindSuite {
   readonly statusUpdates?: readonly UpdateCase[];
   readonly defaults?: readonly DefaultCase[];
   readonly columns?: readonly ColumnCase[];
+  /** The feature gates every write of the suite sees (gate → enabled), for kinds with gated fields; none by default. */
+  readonly featureGates?: Readonly<Record<string, boolean>>;
 }
 
 let counter = 0;
@@ -92,6 +96,7 @@ export function runKindSuite(suite: KindSuite): void {
   const namespace = kind.namespaced ? 'default' : '';
   let registry: TestRegistry;
   let store: ResourceStore;
+  const context = (options: { subresource?: string } = {}): RequestContext => (suite.featureGates ? gatedContext(suite.featureGates, options.subresource) : testContext(options));
 
   describe(`${kind.kind} (${kind.group || 'core'}/${kind.version})`, () => {
     before(async () => {
@@ -106,7 +111,7 @@ export function runKindSuite(suite: KindSuite): void {
     describe('valid objects are stored', () => {
       for (const c of suite.valid) {
         test(c.name, async () => {
-          const stored = await store.create(testContext(), namespace, named(c.object));
+          const stored = await store.create(context(), namespace, named(c.object));
           assert.ok(stored.object.metadata.uid);
         });
       }
@@ -115,7 +120,7 @@ export function runKindSuite(suite: KindSuite): void {
     describe('invalid objects are refused with field paths and messages', () => {
       for (const c of suite.invalid) {
         test(c.name, async () => {
-          const err = await rejection(store.create(testContext(), namespace, named(c.object)));
+          const err = await rejection(store.create(context(), namespace, named(c.object)));
           assert.deepEqual(causesOf(err), c.errors);
         });
       }
@@ -125,9 +130,9 @@ export function runKindSuite(suite: KindSuite): void {
     describe('updates', () => {
       for (const { c, subresource } of updateCases) {
         test(subresource ? `${subresource}: ${c.name}` : c.name, async () => {
-          const created = await store.create(testContext(), namespace, named(c.object));
+          const created = await store.create(context(), namespace, named(c.object));
           const name = created.object.metadata.name;
-          const write = store.update(testContext({ subresource }), namespace, name, { build: (current) => c.change(current!) });
+          const write = store.update(context({ subresource }), namespace, name, { build: (current) => c.change(current!) });
           if (c.errors) {
             assert.deepEqual(causesOf(await rejection(write)), c.errors);
           } else {
@@ -141,9 +146,9 @@ export function runKindSuite(suite: KindSuite): void {
     describe('defaults', () => {
       for (const c of suite.defaults ?? []) {
         test(c.name, async () => {
-          const stored = await store.create(testContext(), namespace, named(c.object));
+          const stored = await store.create(context(), namespace, named(c.object));
           c.expect(stored.object);
-          c.expect((await store.get(testContext(), namespace, stored.object.metadata.name)).object);
+          c.expect((await store.get(context(), namespace, stored.object.metadata.name)).object);
         });
       }
     });
@@ -151,7 +156,7 @@ export function runKindSuite(suite: KindSuite): void {
     describe('table columns', () => {
       for (const c of suite.columns ?? []) {
         test(c.name, async () => {
-          const stored = await store.create(testContext(), namespace, named(c.object));
+          const stored = await store.create(context(), namespace, named(c.object));
           const table = toTable(kind, [stored.object]);
           const names = table.columnDefinitions.map((d) => d.name);
           // Name and Age cells are left out (the runner names objects itself; ages move on).

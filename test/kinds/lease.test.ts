@@ -4,9 +4,11 @@ import { runKindSuite } from './kind-suite.ts';
 
 const spec = (s: Record<string, unknown>) => ({ spec: s });
 
-// Expectations from upstream's ValidateLease / ValidateLeaseSpec and the lease strategy (1.34).
+// Expectations from upstream's ValidateLease / ValidateLeaseSpec and the lease strategy (1.34, CoordinatedLeaderElection on;
+// lease-gated-fields.test.ts covers it off).
 runKindSuite({
   kind: leases,
+  featureGates: { CoordinatedLeaderElection: true },
   valid: [
     { name: 'a held lease', object: spec({ holderIdentity: 'a', leaseDurationSeconds: 15, acquireTime: '2025-01-01T00:00:00.000000Z', renewTime: '2025-01-01T00:00:10.000000Z', leaseTransitions: 0 }) },
     { name: 'a strategy and a preferred holder', object: spec({ strategy: 'OldestEmulationVersion', preferredHolder: 'b' }) },

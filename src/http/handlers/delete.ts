@@ -2,6 +2,8 @@ import type { Context } from 'koa';
 import { decodeBody, parseContentType } from '../../codecs/index.ts';
 import { decodeProtobufObject } from '../../codecs/protobuf/index.ts';
 import { parseDeleteOptions, type DeleteOptions } from '../../registry/delete-options.ts';
+import type { DeleteOutcome } from '../../registry/resource-store.ts';
+import { authorizeUnsafeDelete, deleteUnreadable } from '../../registry/unsafe-delete.ts';
 import { readBody } from '../body.ts';
 import { negotiate, writeCommitted, writeStatus } from '../respond.ts';
 import { forWrite } from '../request-context.ts';
@@ -18,7 +20,7 @@ export async function readDeleteOptions(ctx: Context, scope: RequestScope): Prom
         ? decodeProtobufObject(raw, { expect: { apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions' } }).object
         : decodeBody(raw, format, { maxDecodedBytes: scope.settings.maxRequestBodyBytes });
   }
-  return parseDeleteOptions(ctx.URL.searchParams, body);
+  return parseDeleteOptions(ctx.URL.searchParams, body, { allowUnsafeDelete: scope.context.featureGates.enabled('AllowUnsafeMalformedObjectDeletion') });
 }
 
 /**
@@ -28,7 +30,20 @@ export async function readDeleteOptions(ctx: Context, scope: RequestScope): Prom
 export async function handleDelete(ctx: Context, scope: RequestScope): Promise<void> {
   const negotiated = negotiate(ctx, scope, { allowTable: true });
   const options = await readDeleteOptions(ctx, scope);
-  const outcome = await scope.store.delete(forWrite(scope.context, { dryRun: options.dryRun }), scope.info.namespace, scope.info.name, options);
+  const context = forWrite(scope.context, { dryRun: options.dryRun });
+  let outcome: DeleteOutcome;
+  if (options.ignoreStoreReadErrorWithClusterBreakingPotential) {
+    // An object that cannot be read (src/registry/unsafe-delete.ts).
+    await authorizeUnsafeDelete(context, scope.info, scope.store.qualified);
+    const result = await deleteUnreadable(scope.store, context, scope.info.namespace, scope.info.name, options);
+    if ('status' in result) {
+      writeStatus(ctx, result.status);
+      return;
+    }
+    outcome = result.outcome;
+  } else {
+    outcome = await scope.store.delete(context, scope.info.namespace, scope.info.name, options);
+  }
   if (outcome.gone && outcome.status) {
     writeStatus(ctx, outcome.status);
     return;

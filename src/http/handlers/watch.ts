@@ -9,6 +9,7 @@ import { parseListQuery } from '../../registry/list-options.ts';
 import type { Deliverable } from '../../registry/watch-start.ts';
 import { toTable } from '../../registry/table.ts';
 import type { WatchHandle } from '../../registry/resource-store.ts';
+import { requestMetricsOf, watchResponseBytes, type WatchEventSeries } from '../../metrics/request-metrics.ts';
 import { MAX_TIMER_MS } from '../request-timeout.ts';
 import { negotiate } from '../respond.ts';
 import type { RequestScope } from '../scope.ts';
@@ -50,9 +51,12 @@ export async function handleWatch(ctx: Context, scope: RequestScope): Promise<vo
     get closed() {
       return stream.closed;
     },
-    onClose: (reason) => {
+    onClose: (reason, error) => {
       if (reason === 'slow') stream.giveUp();
-      else stream.end();
+      else {
+        if (error) stream.error(error);
+        stream.end();
+      }
     },
   });
 
@@ -137,11 +141,17 @@ class WatchStream {
   closed = false;
   onEnd: () => void = () => undefined;
   onGiveUp: () => void = () => undefined;
+  /** apiserver_watch_events_total and apiserver_watch_events_sizes of this watch's resource. */
+  readonly #metrics: WatchEventSeries | undefined;
+  /** The response's bytes, for apiserver_response_sizes. */
+  readonly #written: { bytes: number } | undefined;
 
   constructor(ctx: Context, scope: RequestScope, negotiated: NegotiatedResponse) {
     this.#ctx = ctx;
     this.#scope = scope;
     this.#negotiated = negotiated;
+    this.#metrics = requestMetricsOf(ctx)?.watchEvents(scope.kind);
+    this.#written = watchResponseBytes(ctx);
   }
 
   /** Sends the 200 and the headers; once, before the first frame. */
@@ -176,19 +186,28 @@ class WatchStream {
         ? ev.memo(`table-frame:${version}:${type}`, () => frameSerializedWatchEvent(type, render(true)))
         : frameSerializedWatchEvent(type, render(false));
       this.#tableHeadersSent = true;
-      return this.#send(frame);
+      const bytes = byteLength(frame);
+      this.#counted(bytes);
+      return this.#send(frame, bytes);
     }
     if (this.#negotiated.format === 'protobuf') {
-      const frame = ev.memo(`protobuf-frame:${type}`, () =>
-        frameProtobufWatchEvent(type, ev.memo('protobuf', () => encodeProtobufObject(ev.object as Record<string, unknown>))),
-      );
-      return this.#send(frame);
+      const object = ev.memo('protobuf', () => encodeProtobufObject(ev.object as Record<string, unknown>));
+      this.#counted(object.length);
+      const frame = ev.memo(`protobuf-frame:${type}`, () => frameProtobufWatchEvent(type, object));
+      return this.#send(frame, frame.length);
     }
     if (this.#negotiated.format === 'cbor') {
       const kind = this.#scope.kind;
-      return this.#send(ev.memo(`cbor-frame:${type}`, () => cborWatchEvent(type, ev.memo('cbor', () => encodeCbor(ev.object, kind.schema)))));
+      const object = ev.memo('cbor', () => encodeCbor(ev.object, kind.schema));
+      this.#counted(object.length);
+      const frame = ev.memo(`cbor-frame:${type}`, () => cborWatchEvent(type, object));
+      return this.#send(frame, frame.length);
     }
-    return this.#send(ev.memo(`json-frame:${type}`, () => frameSerializedWatchEvent(type, ev.text())));
+    // The size upstream observes is the encoded object's, not the frame around it. Lengths in bytes
+    // are measured once per change, as the frames are made once, not once per watcher.
+    this.#counted(ev.memo('json-bytes', () => Buffer.byteLength(ev.text())));
+    const frame = ev.memo(`json-frame:${type}`, () => frameSerializedWatchEvent(type, ev.text()));
+    return this.#send(frame, ev.memo(`json-frame-bytes:${type}`, () => Buffer.byteLength(frame)));
   }
 
   bookmark(version: number, initialEventsEnd: boolean): void {
@@ -197,14 +216,28 @@ class WatchStream {
     const obj = { kind: this.#scope.kind.kind, apiVersion: apiVersionOf(this.#scope.kind), metadata };
     if (this.#negotiated.output === 'table-json') {
       const table = { kind: 'Table', apiVersion: `meta.k8s.io/${this.#negotiated.convert?.version ?? 'v1'}`, metadata: { resourceVersion: String(version) }, columnDefinitions: [], rows: [] };
-      this.#send(frameSerializedWatchEvent('BOOKMARK', JSON.stringify(initialEventsEnd ? { ...table, metadata: { ...table.metadata, annotations: metadata.annotations } } : table)));
+      this.#sendCounted(frameSerializedWatchEvent('BOOKMARK', JSON.stringify(initialEventsEnd ? { ...table, metadata: { ...table.metadata, annotations: metadata.annotations } } : table)));
       return;
     }
-    this.#send(this.#frame('BOOKMARK', obj));
+    this.#sendCounted(this.#frame('BOOKMARK', obj));
   }
 
   error(status: Status): void {
-    this.#send(this.#frame('ERROR', status));
+    this.#sendCounted(this.#frame('ERROR', status));
+  }
+
+  /** Upstream counts every event its watch loop sends, bookmarks and errors too. */
+  #counted(objectBytes: number): void {
+    if (this.closed || !this.#metrics) return;
+    this.#metrics.events.inc();
+    this.#metrics.sizes.observe(objectBytes);
+  }
+
+  /** A frame this server makes itself (bookmark, error): its size stands for the object's. */
+  #sendCounted(frame: string | Uint8Array): boolean {
+    const bytes = byteLength(frame);
+    this.#counted(bytes);
+    return this.#send(frame, bytes);
   }
 
   #frame(type: WatchEventType, obj: object): string | Uint8Array {
@@ -264,10 +297,14 @@ class WatchStream {
     return this.#held.length > 0 || this.#ctx.res.writableLength >= WATCH_MAX_QUEUED_BYTES / 2;
   }
 
-  /** Writes a frame, or holds it while the socket is full; gives up past the budget. */
-  #send(frame: string | Uint8Array): boolean {
+  /**
+   * Writes a frame, or holds it while the socket is full; gives up past the budget. `bytes` is the
+   * frame's length in bytes, added to the response's size.
+   */
+  #send(frame: string | Uint8Array, bytes: number): boolean {
     if (this.closed) return false;
     this.open();
+    if (this.#written) this.#written.bytes += bytes;
     if (!this.#full()) {
       this.#ctx.res.write(frame);
       return true;
@@ -322,4 +359,8 @@ function warningHeaders(ctx: Context): Record<string, string[]> {
  */
 function cborWatchEvent(type: WatchEventType, object: Uint8Array): Uint8Array {
   return encodeCborMapOfParts({ type: encodeCborValue(type), object });
+}
+
+function byteLength(frame: string | Uint8Array): number {
+  return typeof frame === 'string' ? Buffer.byteLength(frame) : frame.length;
 }

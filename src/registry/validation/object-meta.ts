@@ -3,6 +3,7 @@ import type { KubeObject, ObjectMeta } from '../../api/types.ts';
 import type { KindDefinition } from '../kind.ts';
 import { finalizerNameErrors, labelValueErrors, qualifiedNameErrors } from '../../api/validation/names.ts';
 import * as field from './field.ts';
+import { FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN } from '../gc-finalizers.ts';
 import { invalidEach, nameErrors } from './names.ts';
 
 const TOTAL_ANNOTATION_SIZE = 256 * 1024;
@@ -81,6 +82,7 @@ export function validateObjectMeta(kind: KindDefinition, obj: KubeObject): Field
         if (seen.has(f)) errs.push(field.duplicate(at, f));
         seen.add(f);
       });
+      errs.push(...conflictingGcFinalizers(finalizers));
     }
   }
   if (meta.generateName !== undefined && typeof meta.generateName !== 'string') {
@@ -123,18 +125,25 @@ function goOwnerReference(r: Record<string, unknown>): string {
   return `v1.OwnerReference{APIVersion:${str(r.apiVersion)}, Kind:${str(r.kind)}, Name:${str(r.name)}, UID:${str(r.uid)}, Controller:${ptr(r.controller)}, BlockOwnerDeletion:${ptr(r.blockOwnerDeletion)}}`;
 }
 
+/** Go's `%#v` of a list of OwnerReferences, as the controller rule prints the whole list. */
+function goOwnerReferences(refs: readonly Record<string, unknown>[]): string {
+  return `[]v1.OwnerReference{${refs.map(goOwnerReference).join(', ')}}`;
+}
+
 /**
  * metadata.ownerReferences as Kubernetes 1.34 validates them: apiVersion with a version, kind, name
- * and uid all set, no core Event as owner. (The JSON types were checked at decoding.)
+ * and uid all set, no core Event as owner, at most one reference with `controller: true`. Upstream
+ * reports a reference's errors under the list's path, without its index. (The JSON types were
+ * checked at decoding.)
  */
 function ownerReferenceErrors(refs: unknown): FieldError[] {
   if (!Array.isArray(refs)) return [];
   const errs: FieldError[] = [];
-  refs.forEach((ref, i) => {
-    if (typeof ref !== 'object' || ref === null) return;
-    const r = ref as Record<string, unknown>;
-    const at = META.child('ownerReferences').index(i);
-    const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  const at = META.child('ownerReferences');
+  const valid = refs.filter((ref): ref is Record<string, unknown> => typeof ref === 'object' && ref !== null);
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  let firstController = '';
+  for (const r of valid) {
     const gv = parseGroupVersion(text(r.apiVersion)) ?? { group: '', version: '' };
     if (gv.version === '') errs.push(field.invalid(at.child('apiVersion'), text(r.apiVersion), 'version must not be empty'));
     if (text(r.kind) === '') errs.push(field.invalid(at.child('kind'), '', 'must not be empty'));
@@ -143,6 +152,28 @@ function ownerReferenceErrors(refs: unknown): FieldError[] {
     const gvk = `${gv.group}/${gv.version}, Kind=${text(r.kind)}`;
     // The value prints as Go's %#v of the struct, which no generic rule gives.
     if (BANNED_OWNERS.has(gvk)) errs.push({ type: 'FieldValueInvalid', field: String(at), rawValue: goOwnerReference(r), detail: `${gvk} is disallowed from being an owner` });
-  });
+    if (r.controller !== true) continue;
+    const controller = `${text(r.kind)}/${text(r.name)}`;
+    if (firstController === '') {
+      firstController = controller;
+      continue;
+    }
+    errs.push({
+      type: 'FieldValueInvalid',
+      field: String(at),
+      rawValue: goOwnerReferences(valid),
+      detail: `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${controller}`,
+    });
+  }
   return errs;
+}
+
+/**
+ * The collector's two finalizers exclude each other: an object is either orphaning its dependents
+ * or deleting them (upstream's ValidateFinalizers; the value is the whole list).
+ */
+function conflictingGcFinalizers(finalizers: readonly unknown[]): FieldError[] {
+  if (!finalizers.includes(FINALIZER_ORPHAN) || !finalizers.includes(FINALIZER_DELETE_DEPENDENTS)) return [];
+  const list = `[]string{${finalizers.map((f) => JSON.stringify(String(f))).join(', ')}}`;
+  return [{ type: 'FieldValueInvalid', field: String(META.child('finalizers')), rawValue: list, detail: `finalizer ${FINALIZER_ORPHAN} and ${FINALIZER_DELETE_DEPENDENTS} cannot be both set` }];
 }

@@ -11,10 +11,12 @@ export interface HistoryRow {
   event_type: ChangeType;
   object: string;
   previous: string | null;
+  /** On the deletion of an object that could not be read: why (see migrations/0004-rows-written-outside.ts). */
+  unreadable: string | null;
 }
 
 export const HISTORY_COLUMNS =
-  'resource_version, api_group, resource, namespace, name, event_type, object::text as object, previous::text as previous';
+  'resource_version, api_group, resource, namespace, name, event_type, object::text as object, previous::text as previous, unreadable';
 
 /** A change whose object and previous object are parsed lazily and at most once. */
 export class LazyChange implements Change {
@@ -25,6 +27,8 @@ export class LazyChange implements Change {
   readonly name: string;
   readonly type: ChangeType;
   readonly objectText: string;
+  /** Set when the change's object cannot be read (the unsafe deletion of a corrupt object): why. */
+  readonly unreadable: string | null;
   readonly #previousText: string | null;
   #object?: StoredKubeObject;
   #previous?: StoredKubeObject | null;
@@ -46,6 +50,7 @@ export class LazyChange implements Change {
     this.name = row.name;
     this.type = row.event_type;
     this.objectText = row.object;
+    this.unreadable = row.unreadable ?? null;
     this.#previousText = row.previous;
   }
 

@@ -1,8 +1,10 @@
 import type pg from 'pg';
+import type { CorruptObject } from '../read-check.ts';
 import { StorageError, type ListCursor, type ListKey, type ListOptions, type ResourceRef } from '../storage.ts';
 import { buildListQuery } from './list-query.ts';
 import type { Slots } from './slots.ts';
 import { orUnavailable } from './unavailable.ts';
+import { unreadableKeys } from './written-outside.ts';
 
 export interface ListCursorOptions {
   /** Rows the first fetch reads (it also gives the list's version, before anything is written). */
@@ -36,6 +38,8 @@ export interface ListSource {
 interface ListRow {
   list_rv: string;
   compacted_rv: string;
+  /** Rows written outside the server lie in the list's range (see written-outside.ts). */
+  outside: boolean;
   namespace: string | null;
   name: string | null;
   object: string | null;
@@ -119,9 +123,16 @@ class OpenCursor {
  */
 export class PostgresListCursor implements ListCursor {
   readonly resourceVersion: number;
+  /** Rows written outside the server lie in the list's range: they must be checked before it is served. */
+  readonly writtenOutside: boolean;
+  /** The objects left out (see leaveOut). */
+  unreadable: readonly CorruptObject[] | undefined;
+  /** Their keys (`namespace/name`); undefined when nothing is left out, as for nearly every list. */
+  #leftOut: Set<string> | undefined;
   readonly #source: ListSource;
   #open: OpenCursor | undefined;
-  #pending: string[];
+  /** The first chunk's item rows, until the first next() (what to leave out is known only after it was read). */
+  #pending: ListRow[];
   #done: boolean;
   #closed = false;
   #lastKey: ListKey | undefined;
@@ -137,8 +148,10 @@ export class PostgresListCursor implements ListCursor {
     this.#source = source;
     this.#open = open;
     this.resourceVersion = resourceVersion;
+    this.writtenOutside = first[0]?.outside === true;
     this.#done = first.length < source.cursor.firstRows;
-    this.#pending = this.#take(first);
+    this.#pending = first.filter((r) => r.object !== null);
+    this.#account(this.#pending);
     if (this.#done) void this.#serially(() => this.#release());
     else this.#armIdle();
   }
@@ -158,6 +171,15 @@ export class PostgresListCursor implements ListCursor {
     return new PostgresListCursor(source, open, Number(head.list_rv), rows);
   }
 
+  /**
+   * Leaves these objects (rows that cannot be read) out of the items; called before the first
+   * next(), by a list that skips such rows instead of failing (ListOptions.skipUnreadable).
+   */
+  leaveOut(corrupt: readonly CorruptObject[]): void {
+    this.unreadable = corrupt;
+    if (corrupt.length > 0) this.#leftOut = unreadableKeys(corrupt);
+  }
+
   next(): Promise<string[]> {
     clearTimeout(this.#idleTimer);
     if (this.#closed) return Promise.resolve([]);
@@ -165,7 +187,8 @@ export class PostgresListCursor implements ListCursor {
     if (this.#pending.length > 0) {
       const first = this.#pending;
       this.#pending = [];
-      items = Promise.resolve(first);
+      const leftOut = this.#leftOut;
+      items = Promise.resolve((leftOut ? first.filter((r) => !leftOut.has(`${r.namespace}/${r.name}`)) : first).map((r) => r.object as string));
     } else if (this.#ahead) {
       items = this.#ahead;
     } else {
@@ -180,6 +203,8 @@ export class PostgresListCursor implements ListCursor {
         this.#ahead = ahead;
       }
       this.#armIdle();
+      // An empty chunk ends the list for the caller: one whose rows were all left out is skipped over.
+      if (chunk.length === 0 && this.#ahead) return this.next();
       return chunk;
     });
   }
@@ -238,17 +263,26 @@ export class PostgresListCursor implements ListCursor {
     return run;
   }
 
-  /** Item texts of the rows (the empty list's single row has none), remembering where the list is. */
+  /** Item texts of fetched rows (the empty list's single row has none; rows left out are not items). */
   #take(rows: ListRow[]): string[] {
+    this.#account(rows);
+    const leftOut = this.#leftOut;
     const items: string[] = [];
     for (const r of rows) {
-      if (r.object === null) continue;
+      if (r.object === null || leftOut?.has(`${r.namespace}/${r.name}`)) continue;
       items.push(r.object);
+    }
+    return items;
+  }
+
+  /** Remembers where the list is (for a reopen) and how large its rows are (for the next fetch's size). */
+  #account(rows: ListRow[]): void {
+    for (const r of rows) {
+      if (r.object === null) continue;
       this.#rowBytes += r.object.length;
+      this.#rowCount++;
       this.#lastKey = { namespace: r.namespace as string, name: r.name as string };
     }
-    this.#rowCount += items.length;
-    return items;
   }
 
   #nextCount(): number {

@@ -9,8 +9,9 @@ import { compileSelectors } from './selector-sql.ts';
  * not changed since R, plus, for keys changed after R, the version each change replaced (the
  * `previous` of the first change after R; none when that change created the key).
  *
- * Result rows: (list_rv, compacted_rv, current_rv, total, namespace, name, object). With no items there is one row whose
- * object is null, so the version is always returned.
+ * Result rows: (list_rv, compacted_rv, current_rv, total, outside, namespace, name, object). With no items there is one row whose
+ * object is null, so the version is always returned. `outside` says whether rows written outside the
+ * server lie at or after the list's start key (an empty partial-index probe normally; see read-check.ts).
  */
 export function buildListQuery(ref: ResourceRef, options: ListOptions): { text: string; values: unknown[] } {
   const values: unknown[] = [ref.group, ref.resource];
@@ -72,9 +73,10 @@ export function buildListQuery(ref: ResourceRef, options: ListOptions): { text: 
       select ${version} as list_rv,
              (select compacted_resource_version from compaction) as compacted_rv,
              coalesce((select max(resource_version) from history), (select compacted_resource_version from compaction)) as current_rv,
-             ${remaining} as total
+             ${remaining} as total,
+             exists (select 1 from objects where api_group = $1 and resource = $2${keyConditions} and written_outside) as outside
     )
-    select v.list_rv, v.compacted_rv, v.current_rv, v.total, page.namespace, page.name, page.object::text as object
+    select v.list_rv, v.compacted_rv, v.current_rv, v.total, v.outside, page.namespace, page.name, page.object::text as object
       from v left join lateral (${page}) page on true`;
   return { text, values };
 }

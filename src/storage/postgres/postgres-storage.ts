@@ -23,6 +23,8 @@ import { orUnavailable } from './unavailable.ts';
 import { WatchHub } from './watch-hub.ts';
 import { WriteBatcher, type WriteOp, type WriteResult } from './write-batcher.ts';
 import { stringifyJson } from '../../codecs/deep-json.ts';
+import { corruptObjectsError, ReadChecks, type CorruptObject, type ReadCheck } from '../read-check.ts';
+import { checkWrittenOutside, findUnreadable, unreadableKeys, type CheckedRange } from './written-outside.ts';
 
 export interface PostgresStorageOptions {
   readonly database: Pick<Database, 'pool' | 'queries' | 'listenConnection'> & Partial<Pick<Database, 'connectTimeoutMs' | 'statementTimeoutMs'>>;
@@ -57,6 +59,8 @@ export class PostgresStorage implements Storage {
   /** Whole lists read at once: each holds a connection, so at most half the pool (the rest wait). */
   readonly #cursorSlots: Slots;
   readonly #statementTimeoutMs: number;
+  /** How rows written outside the server are checked when read, by resource. */
+  readonly #readChecks = new ReadChecks();
 
   constructor(options: PostgresStorageOptions) {
     const { database } = options;
@@ -83,15 +87,25 @@ export class PostgresStorage implements Storage {
     await this.hub.start();
   }
 
+  registerReadCheck(ref: ResourceRef, check: ReadCheck): void {
+    this.#readChecks.set(ref, check);
+  }
+
   async get(key: ObjectKey): Promise<StoredObject | null> {
     const res = await orUnavailable(() => this.#queries.query(
       'storage_get',
-      'select object::text as object, resource_version from objects where api_group = $1 and resource = $2 and namespace = $3 and name = $4',
+      'select object::text as object, resource_version, written_outside from objects where api_group = $1 and resource = $2 and namespace = $3 and name = $4',
       [key.group, key.resource, key.namespace, key.name],
     ));
     if (res.rows.length === 0) return null;
-    const text: string = res.rows[0].object;
-    return { text, object: JSON.parse(text) as StoredKubeObject, resourceVersion: Number(res.rows[0].resource_version) };
+    const row = res.rows[0];
+    const text: string = row.object;
+    const resourceVersion = Number(row.resource_version);
+    if (row.written_outside) {
+      const corrupt = this.#readChecks.check(key, text, resourceVersion);
+      if (corrupt) throw corruptObjectsError([corrupt]);
+    }
+    return { text, object: JSON.parse(text) as StoredKubeObject, resourceVersion };
   }
 
   async list(ref: ResourceRef, options: ListOptions): Promise<ListResult> {
@@ -104,7 +118,7 @@ export class PostgresStorage implements Storage {
     if (options.exactVersion !== undefined && options.exactVersion < compacted) {
       throw new StorageError('Expired', 'The resourceVersion for the provided list is too old.');
     }
-    const items: string[] = [];
+    let items: string[] = [];
     for (const row of res.rows) if (row.object !== null) items.push(row.object);
     const limit = options.limit && options.limit > 0 ? options.limit : undefined;
     let next: ListResult['next'];
@@ -114,18 +128,53 @@ export class PostgresStorage implements Storage {
       next = { namespace: last.namespace, name: last.name };
     }
     const total = head.total === null ? undefined : Number(head.total);
-    return {
-      items,
-      resourceVersion: Number(head.list_rv),
-      next,
-      remaining: next && total !== undefined ? total - items.length : undefined,
-    };
+    const remaining = next && total !== undefined ? total - items.length : undefined;
+    // A page meets the rows up to its last one (and, with selectors, more than it returns).
+    let unreadable: ListResult['unreadable'];
+    if (head.outside) {
+      if (!options.skipUnreadable) {
+        await this.#checkWrittenOutside(ref, options, next);
+      } else {
+        unreadable = await this.#findUnreadable(ref, options, next);
+        const skipped = unreadableKeys(unreadable);
+        // Rows and items agree one to one up to the page's end (the empty list's row has no item).
+        if (skipped.size > 0) items = items.filter((_, i) => !skipped.has(`${res.rows[i].namespace}/${res.rows[i].name}`));
+      }
+    }
+    return { items, resourceVersion: Number(head.list_rv), next, remaining, ...(unreadable ? { unreadable } : {}) };
   }
 
   async openList(ref: ResourceRef, options: ListOptions): Promise<ListCursor> {
     const wanted = options.exactVersion ?? options.minVersion;
     if (wanted !== undefined) await this.waitForVersion(wanted);
-    return PostgresListCursor.open({ pool: this.#pool, ref, options, slots: this.#cursorSlots, cursor: this.#listCursor, statementTimeoutMs: this.#statementTimeoutMs });
+    const cursor = await PostgresListCursor.open({ pool: this.#pool, ref, options, slots: this.#cursorSlots, cursor: this.#listCursor, statementTimeoutMs: this.#statementTimeoutMs });
+    // The whole list is written as it is read: a corrupt object in it must fail it before the first
+    // byte (or, for an informer, be known to be left out before the first item is taken).
+    if (cursor.writtenOutside) {
+      try {
+        if (options.skipUnreadable) cursor.leaveOut(await this.#findUnreadable(ref, options));
+        else await this.#checkWrittenOutside(ref, options);
+      } catch (err) {
+        await cursor.close();
+        throw err;
+      }
+    }
+    return cursor;
+  }
+
+  /** Fails with Corrupt when a row written outside the server in the list's range does not read. */
+  #checkWrittenOutside(ref: ResourceRef, options: ListOptions, through?: CheckedRange['through']): Promise<void> {
+    return checkWrittenOutside((t, v) => this.#runCheck(t, v), this.#readChecks, ref, checkedRange(options, through));
+  }
+
+  /** Every row written outside the server in the list's range that does not read (for a list that leaves them out). */
+  async #findUnreadable(ref: ResourceRef, options: ListOptions, through?: CheckedRange['through']): Promise<CorruptObject[]> {
+    return (await findUnreadable((t, v) => this.#runCheck(t, v), this.#readChecks, ref, checkedRange(options, through))).corrupt;
+  }
+
+  /** Runs one query of those checks. */
+  #runCheck(text: string, values: unknown[]): Promise<pg.QueryResult> {
+    return orUnavailable(() => this.#pool.query(this.#queries.timed({ text, values })));
   }
 
   async create(key: ObjectKey, given: StoredKubeObject, options: { requireNamespace?: boolean } = {}): Promise<StoredObject> {
@@ -158,6 +207,19 @@ export class PostgresStorage implements Storage {
   async delete(key: ObjectKey, expectedVersion?: number, expectedUid?: string): Promise<StoredObject> {
     const result = await this.#write({ op: 'delete', ...opKey(key), rv: expectedVersion, uid: expectedUid });
     return this.#checked(key, result);
+  }
+
+  async deleteUnreadable(key: ObjectKey, expectedVersion: number, message: string): Promise<number> {
+    const result = await this.#write({ op: 'delete', ...opKey(key), rv: expectedVersion, unreadable: message });
+    switch (result.outcome) {
+      case 'ok':
+        return result.resourceVersion ?? 0;
+      case 'not_found':
+        throw new StorageError('NotFound', `${key.resource} "${key.name}" not found`);
+      default:
+        // Its text is not parsed: the row is the corrupt one, or someone wrote it meanwhile.
+        throw new StorageError('Conflict', `${key.resource} "${key.name}" has changed`);
+    }
   }
 
   watch(ref: ResourceRef, options: WatchOptions, listener: WatchListener): Promise<WatchHandle> {
@@ -259,6 +321,11 @@ function storable(object: StoredKubeObject): { object: StoredKubeObject; text: s
   if (normalised === text) return { object, text };
   text = normalised;
   return { object: JSON.parse(text) as StoredKubeObject, text };
+}
+
+/** The rows a list's check of rows written outside covers: its range, up to `through` for a page. */
+function checkedRange(options: ListOptions, through?: CheckedRange['through']): CheckedRange {
+  return { namespace: options.namespace, after: options.after, through, exactVersion: options.exactVersion };
 }
 
 function opKey(key: ObjectKey): Pick<WriteOp, 'g' | 'r' | 'ns' | 'n'> {

@@ -80,6 +80,12 @@ export class Watcher {
   deliver(change: LazyChange): void {
     if (this.closed || change.resourceVersion <= this.sentVersion) return;
     this.sentVersion = change.resourceVersion;
+    // An object that cannot be read cannot be judged by a selector or sent: every watcher of its key
+    // ends, told why, as upstream's watch ends on an object it cannot decode; clients list again.
+    if (change.unreadable !== null) {
+      if (this.#inScope(change)) this.close('unreadable', change.unreadable);
+      return;
+    }
     const event = this.#select(change);
     if (event && this.#listener.onEvent(event) === false) this.close('slow');
   }
@@ -89,19 +95,24 @@ export class Watcher {
     if (!this.#buffer && version > this.sentVersion) this.sentVersion = version;
   }
 
-  close(reason: WatchCloseReason): void {
+  close(reason: WatchCloseReason, detail?: string): void {
     if (this.closed) return;
     this.closed = true;
     this.#buffer = null;
     this.#bufferedBytes = 0;
     this.#onClose(this);
-    this.#listener.onClose(reason);
+    this.#listener.onClose(reason, detail);
+  }
+
+  /** Whether the change is of a key this watch covers (its namespace and name, selectors aside). */
+  #inScope(change: LazyChange): boolean {
+    const { namespace, name } = this.options;
+    return (namespace === undefined || change.namespace === namespace) && (name === undefined || change.name === name);
   }
 
   #select(change: LazyChange): WatchDelivery | null {
-    const { namespace, name, filter } = this.options;
-    if (namespace !== undefined && change.namespace !== namespace) return null;
-    if (name !== undefined && change.name !== name) return null;
+    const { filter } = this.options;
+    if (!this.#inScope(change)) return null;
     // Without a selector nothing needs the parsed object: consumers that only send text never parse it.
     if (!filter) return delivery(change.type, change, 'stored', () => change.object, () => change.objectText);
 

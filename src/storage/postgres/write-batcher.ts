@@ -3,7 +3,7 @@ import { StorageError } from '../storage.ts';
 import type { PreparedQueries } from './prepared-queries.ts';
 import { isDataRefusal, refusedWrite } from './write-refusal.ts';
 
-/** One write as kube_write_batch takes it (see migrations/0002-write-function.ts). */
+/** One write as kube_write_batch takes it (see migrations/0002-write-function.ts and 0004). */
 export interface WriteOp {
   op: 'create' | 'update' | 'delete';
   g: string;
@@ -16,6 +16,8 @@ export interface WriteOp {
   uid?: string;
   /** A create that needs its namespace to exist and not be terminating (checked in the transaction). */
   nsgate?: boolean;
+  /** A delete of a row that cannot be read: why, recorded on its DELETED change for its watchers. */
+  unreadable?: string;
 }
 
 export interface WriteResult {
@@ -194,7 +196,17 @@ function resultOf(row: BatchRow): WriteResult {
 /** Builds the ops array as JSON text, splicing object texts in rather than parsing and re-encoding them. */
 function encodeBatch(ops: WriteOp[]): string {
   const parts = ops.map((o) => {
-    const head = JSON.stringify({ op: o.op, g: o.g, r: o.r, ns: o.ns, n: o.n, rv: o.rv === undefined ? null : String(o.rv), uid: o.uid ?? null, nsgate: o.nsgate === true });
+    const head = JSON.stringify({
+      op: o.op,
+      g: o.g,
+      r: o.r,
+      ns: o.ns,
+      n: o.n,
+      rv: o.rv === undefined ? null : String(o.rv),
+      uid: o.uid ?? null,
+      nsgate: o.nsgate === true,
+      ...(o.unreadable !== undefined ? { unreadable: o.unreadable } : {}),
+    });
     return o.objectText === undefined ? head : `${head.slice(0, -1)},"object":${o.objectText}}`;
   });
   return `[${parts.join(',')}]`;
