@@ -6,7 +6,7 @@ export interface BenchConfig {
   readonly scale: number;
   /** 'child' (default): the server runs as its own process; 'inprocess': in this process. */
   readonly serverMode: 'child' | 'inprocess';
-  /** Measures to run (default all): creates, gets, authGets, applies, policies, lists, watch, startup. */
+  /** Measures to run (default all): creates, gets, authGets, applies, policies, lists, watch, startup, apf. */
   readonly only: ReadonlySet<string>;
   readonly concurrency: number;
   /** Throughput measures alternate server and raw this many times; the median round is reported. */
@@ -25,7 +25,7 @@ export interface BenchConfig {
   readonly resultsFile: string;
 }
 
-export const MEASURES = ['creates', 'gets', 'authGets', 'applies', 'policies', 'lists', 'watch', 'startup'] as const;
+export const MEASURES = ['creates', 'gets', 'authGets', 'applies', 'policies', 'lists', 'watch', 'startup', 'apf'] as const;
 
 function num(name: string, def: number): number {
   const raw = process.env[name];

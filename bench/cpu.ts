@@ -27,7 +27,7 @@ export interface PhaseCpu {
 
 const HZ = 100; // USER_HZ on Linux
 
-function processSeconds(pid: number): number {
+export function processSeconds(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

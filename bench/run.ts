@@ -10,6 +10,7 @@ import { ADMIN_URL, createTestDatabase, type TestDatabase } from '../test/helper
 import { loadBenchConfig, type BenchConfig } from './config.ts';
 import { logLine, newPool, type BenchContext } from './context.ts';
 import { CpuPhases } from './cpu.ts';
+import { measureApf } from './apf.ts';
 import { measureApplies } from './applies.ts';
 import { measureAuthGets } from './auth-gets.ts';
 import { measureCreates } from './creates.ts';
@@ -30,6 +31,7 @@ const MEASURES: Record<string, (ctx: BenchContext) => Promise<Row[]>> = {
   lists: measureLists,
   watch: measureWatch,
   startup: measureStartup,
+  apf: measureApf,
 };
 
 async function postgresFacts(): Promise<Record<string, string>> {

@@ -119,13 +119,19 @@ export const FLAGS: readonly FlagDefinition[] = [
     'max-requests-inflight',
     'int',
     '400',
-    'Most non-mutating requests (get, list) served at once; more are answered 429 with Retry-After (system:masters excepted, watches not counted). 0: no limit.',
+    'With --enable-priority-and-fairness, this plus --max-mutating-requests-inflight is the seats the priority levels share. Without: most non-mutating requests (get, list) served at once; more are answered 429 with Retry-After (system:masters excepted, watches not counted); 0: no limit.',
   ),
   flag(
     'max-mutating-requests-inflight',
     'int',
     '200',
-    'Most mutating requests (create, update, patch, delete) served at once; more are answered 429 with Retry-After (system:masters excepted). 0: no limit.',
+    'With --enable-priority-and-fairness, part of the seats the priority levels share (see --max-requests-inflight). Without: most mutating requests (create, update, patch, delete) served at once; more are answered 429 with Retry-After (system:masters excepted); 0: no limit.',
+  ),
+  flag(
+    'enable-priority-and-fairness',
+    'bool',
+    'true',
+    'API Priority and Fairness: FlowSchemas classify requests into PriorityLevelConfigurations, which share the in-flight seats, queue fairly by flow and answer 429 with Retry-After past their limits (exempt: system:masters and probes). false: the plain max-in-flight limits instead.',
   ),
   flag('min-request-timeout', 'int', '1800', 'Upper bound in seconds for the random timeout of watches that set none.'),
   flag(
@@ -216,6 +222,7 @@ export interface Config {
   maxRequestBodyBytes: number;
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
+  enablePriorityAndFairness: boolean;
   /** Seconds. */
   minRequestTimeout: number;
   requestTimeoutMs: number;
@@ -341,6 +348,12 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   }
   const hiddenMetricsProblem = showHiddenMetricsVersionProblem(config.showHiddenMetricsForVersion);
   if (hiddenMetricsProblem) throw new ConfigError(hiddenMetricsProblem);
+  // API priority and fairness shares these seats among its levels: there must be some (upstream's words).
+  if (config.enablePriorityAndFairness && config.maxRequestsInflight + config.maxMutatingRequestsInflight <= 0) {
+    throw new ConfigError(
+      `invalid configuration: MaxRequestsInFlight=${config.maxRequestsInflight} and MaxMutatingRequestsInFlight=${config.maxMutatingRequestsInflight}; they must add up to something positive`,
+    );
+  }
   const auditProblems = auditFlagProblems(config);
   if (auditProblems.length > 0) throw new ConfigError(auditProblems.length === 1 ? auditProblems[0]! : `[${auditProblems.join(', ')}]`);
   try {

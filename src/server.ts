@@ -9,6 +9,8 @@ import { parseFeatureGates } from './features/feature-gates.ts';
 import type { Config } from './config.ts';
 import { startControllers, type Controllers } from './controllers/controller-manager.ts';
 import { buildApp } from './http/app.ts';
+import { startFlowControl, type FlowControl } from './flowcontrol/start-flow-control.ts';
+import type { FeatureGates } from './api/request-context.ts';
 import { ServerMetrics } from './metrics/server-metrics.ts';
 import { setUpAudit } from './audit/options.ts';
 import { drainServer } from './http/drain-server.ts';
@@ -83,6 +85,7 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
   };
 
   const auth = await setUpAuth({ config, surface, logger, closers });
+  const flowControl = await startPriorityAndFairness(config, { surface, logger, closers, metrics, storage, gates });
 
   let shuttingDown = false;
   const checks = healthChecks(config, storage, () => shuttingDown);
@@ -91,6 +94,7 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
   const app = buildApp({
     shutdownGate,
     maxInFlight: { nonMutating: config.maxRequestsInflight, mutating: config.maxMutatingRequestsInflight },
+    ...(flowControl ? { flowControl } : {}),
     surface,
     auth,
     health: { forEndpoint: (e) => checks[e] },
@@ -130,6 +134,28 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
     })());
 
   return { url, port, kubeconfigPath, storage, surface, logger, httpServer: server, controllers, stop };
+}
+
+/**
+ * Start-up step: API priority and fairness (unless --enable-priority-and-fairness=false), on the
+ * server's whole in-flight allowance, with its configuration read before the first request.
+ */
+async function startPriorityAndFairness(
+  config: Config,
+  deps: { surface: ApiSurface; logger: Logger; closers: Closers; metrics: ServerMetrics; storage: PostgresStorage; gates: FeatureGates },
+): Promise<FlowControl | undefined> {
+  if (!config.enablePriorityAndFairness) return undefined;
+  return startFlowControl({
+    surface: deps.surface,
+    logger: deps.logger,
+    closers: deps.closers,
+    serverConcurrencyLimit: config.maxRequestsInflight + config.maxMutatingRequestsInflight,
+    requestTimeoutMs: config.requestTimeoutMs,
+    registry: deps.metrics.registry,
+    objectCounts: deps.metrics.objectCounts,
+    watchers: deps.storage.hub,
+    featureGates: deps.gates,
+  });
 }
 
 /** Start-up step: history older than --history-window is compacted every --compaction-interval. */

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { ApiSurface } from '../registry/api-surface.ts';
 import type { Informer } from '../registry/informer.ts';
 import { EventTtlController } from './event-ttl-controller.ts';
+import { FlowSchemaDanglingController } from './flow-schema-dangling.ts';
 import { LeaderElector } from './leader-election.ts';
 import { NamespaceController } from './namespace-controller.ts';
 import { BootstrapSigner } from './bootstrap-signer.ts';
@@ -70,6 +71,11 @@ export async function startControllers(options: ControllerOptions): Promise<Cont
   const coreEvents = options.surface.findStore('', 'events');
   const eventTtl = coreEvents ? new EventTtlController(coreEvents, options.eventTtlMs, options.logger) : undefined;
   if (eventTtl) runnables.push(eventTtl);
+  // The FlowSchema Dangling condition is kube-apiserver's own work (its flow control config
+  // consumer), so no --controllers name turns it off; here the leader alone writes it.
+  const flowSchemas = options.surface.findStore('flowcontrol.apiserver.k8s.io', 'flowschemas');
+  const priorityLevels = options.surface.findStore('flowcontrol.apiserver.k8s.io', 'prioritylevelconfigurations');
+  if (flowSchemas && priorityLevels) runnables.push(new FlowSchemaDanglingController(flowSchemas, priorityLevels, options.logger));
   const startAll = () => {
     for (const r of runnables) {
       Promise.resolve(r.start()).catch((err: unknown) => options.logger.warn({ err }, 'controller failed to start'));

@@ -11,6 +11,9 @@ import type { AuthSetup } from '../auth/setup.ts';
 import type { ApiSurface } from '../registry/api-surface.ts';
 import { closeUnreadBodies } from './close-unread-bodies.ts';
 import { maxInFlight, type MaxInFlightLimits } from './max-inflight.ts';
+import { priorityAndFairness } from '../flowcontrol/apf-filter.ts';
+import { registerDumpRoutes } from '../flowcontrol/debug-dump.ts';
+import type { FlowControl } from '../flowcontrol/start-flow-control.ts';
 import { registerMetricsRoute } from '../metrics/metrics-route.ts';
 import type { ServerMetrics } from '../metrics/server-metrics.ts';
 import { parseRequestInfo } from '../api/request-info.ts';
@@ -32,8 +35,10 @@ export interface AppOptions {
   readonly health: HealthChecks;
   readonly settings: Omit<HandlerSettings, 'watchTermination'>;
   readonly shutdownGate: ShutdownGate;
-  /** `--max-requests-inflight` and `--max-mutating-requests-inflight`. */
+  /** `--max-requests-inflight` and `--max-mutating-requests-inflight` (used when flowControl is absent). */
   readonly maxInFlight: MaxInFlightLimits;
+  /** API priority and fairness (`--enable-priority-and-fairness`): in place of the max-in-flight limit. */
+  readonly flowControl?: FlowControl;
   readonly logger: Logger;
   readonly compression: boolean;
   readonly serverAddress: () => string;
@@ -46,9 +51,9 @@ export interface AppOptions {
 /**
  * The whole request path in one place, outermost first:
  * Audit-Id → closing connections with unread bodies → request metrics → errors → request info → shutdown gate →
- * [audit entry] → request timeout → authentication → [audit start] → impersonation → max in flight →
- * authorization → warnings → compression → [audit capture] → routes → resources. The audit steps
- * are there only when auditing is on.
+ * [audit entry] → request timeout → authentication → [audit start] → impersonation → priority and
+ * fairness (or max in flight without it) → authorization → warnings → compression → [audit capture] →
+ * routes → resources. The audit steps are there only when auditing is on.
  */
 export function buildApp(options: AppOptions): Koa {
   const app = new Koa();
@@ -66,6 +71,7 @@ export function buildApp(options: AppOptions): Koa {
   registerHealthRoutes(router, options.health);
   registerDiscoveryRoutes(router, options.surface, options.serverAddress);
   registerOpenApiRoutes(router, options.surface);
+  if (options.flowControl) registerDumpRoutes(router, options.flowControl.controller);
   for (const register of options.auth.routes) register(router);
 
   const auditor = options.auditor;
@@ -82,7 +88,8 @@ export function buildApp(options: AppOptions): Koa {
   app.use(authenticate(options.auth.authenticators, { anonymous: options.auth.anonymous }));
   if (auditor) app.use(auditor.start());
   app.use(impersonation(options.auth.services.access));
-  app.use(maxInFlight(options.maxInFlight, options.metrics.inFlight));
+  if (options.flowControl) app.use(priorityAndFairness({ ...options.flowControl, inFlight: options.metrics.inFlight }));
+  else app.use(maxInFlight(options.maxInFlight, options.metrics.inFlight));
   app.use(authorize(auditor ? auditor.authorizers(options.auth.authorizers) : options.auth.authorizers));
   app.use(warningHeaders(options.logger));
   if (options.compression) app.use(compressReads());

@@ -63,14 +63,16 @@ export function maxInFlight(limits: MaxInFlightLimits, observer?: InFlightObserv
   };
 }
 
-function isLongRunning(info: ApiState['requestInfo']): boolean {
+/** kube-apiserver's long-running check: watch and proxy verbs, streaming subresources, /debug/pprof/. */
+export function isLongRunning(info: ApiState['requestInfo']): boolean {
   if (LONG_RUNNING_VERBS.has(info.verb)) return true;
   return info.isResourceRequest ? LONG_RUNNING_SUBRESOURCES.has(info.subresource) : info.path.startsWith(LONG_RUNNING_PATH_PREFIX);
 }
 
-function tooManyRequests(ctx: Context): void {
+/** The 429 both limiters answer with (http.Error's plain text), telling the client when to retry. */
+export function tooManyRequests(ctx: Context, retryAfterSeconds = RETRY_AFTER_SECONDS): void {
   ctx.status = 429;
-  ctx.set('Retry-After', RETRY_AFTER_SECONDS);
+  ctx.set('Retry-After', retryAfterSeconds);
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Content-Type', 'text/plain; charset=utf-8');
   ctx.body = TOO_MANY;

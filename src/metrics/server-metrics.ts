@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { ObjectCounts } from '../flowcontrol/object-counts.ts';
 import type { ApiSurface } from '../registry/api-surface.ts';
 import type { Storage } from '../storage/storage.ts';
 import { ApiserverMetrics } from './apiserver-metrics.ts';
@@ -23,6 +24,8 @@ export class ServerMetrics {
   readonly registry: MetricsRegistry;
   readonly apiserver: ApiserverMetrics;
   readonly inFlight: InFlightMetrics;
+  /** Stored objects per served resource: the storage metrics show them, APF's work estimate reads them. */
+  readonly objectCounts: ObjectCounts;
   readonly #statistics: StorageStatistics;
   #requests: RequestMetrics | undefined;
 
@@ -30,7 +33,8 @@ export class ServerMetrics {
     this.registry = new MetricsRegistry({ showHidden: options.showHiddenMetricsForVersion !== '' });
     this.apiserver = new ApiserverMetrics(this.registry);
     this.inFlight = new InFlightMetrics(this.apiserver.currentInflightRequests, () => this.#requests);
-    this.#statistics = new StorageStatistics(options.pool, this.apiserver);
+    this.objectCounts = new ObjectCounts(options.pool);
+    this.#statistics = new StorageStatistics(options.pool, this.apiserver, this.objectCounts);
   }
 
   /** Times the storage's requests to PostgreSQL from now on; returns the same storage. */
@@ -47,5 +51,6 @@ export class ServerMetrics {
 
   close(): void {
     this.inFlight.stop();
+    this.objectCounts.stop();
   }
 }

@@ -1,6 +1,6 @@
 import type pg from 'pg';
+import type { ObjectCounts } from '../flowcontrol/object-counts.ts';
 import type { ApiSurface } from '../registry/api-surface.ts';
-import { storageRefOf } from '../registry/storage-view.ts';
 import { StorageError, type ResourceRef, type Storage } from '../storage/storage.ts';
 import type { ApiserverMetrics } from './apiserver-metrics.ts';
 import type { CounterSeries, HistogramSeries } from './families.ts';
@@ -78,27 +78,28 @@ function observe(series: OperationSeries, started: number): void {
   series.requests.inc();
 }
 
-/** How long a scrape waits for the storage statistics before it reports them as failed (-1). */
+/** How long a scrape waits for the database's size before it reports it as failed (-1). */
 const STATS_TIMEOUT_MS = 5000;
 
 /**
  * The storage statistics read when /metrics is scraped: objects per served resource
- * (apiserver_storage_objects, apiserver_resource_objects), counted exactly by one grouped count over
- * the objects table's primary key; and the database's size (apiserver_storage_size_bytes, and the
- * deprecated apiserver_storage_db_total_size_in_bytes). Upstream refreshes its counts every minute;
- * here they are read per scrape (scrapes are that rare), and scrapes that come together share one
- * read. A read that fails reports -1, as upstream does.
+ * (apiserver_storage_objects, apiserver_resource_objects), from the object counts APF's work
+ * estimate shares (one grouped count over the objects table); and the database's size
+ * (apiserver_storage_size_bytes, and the deprecated apiserver_storage_db_total_size_in_bytes).
+ * Upstream refreshes its counts every minute; a scrape reads them afresh, and scrapes that come
+ * together share one read. A read that fails reports -1, as upstream does.
  */
 export class StorageStatistics {
   readonly #pool: pg.Pool;
   readonly #metrics: ApiserverMetrics;
-  #surface: ApiSurface | undefined;
+  readonly #objectCounts: ObjectCounts;
   #counting: Promise<void> | undefined;
   #sizing: Promise<void> | undefined;
 
-  constructor(pool: pg.Pool, metrics: ApiserverMetrics) {
+  constructor(pool: pg.Pool, metrics: ApiserverMetrics, objectCounts: ObjectCounts) {
     this.#pool = pool;
     this.#metrics = metrics;
+    this.#objectCounts = objectCounts;
     metrics.storageObjects.collect = () => this.#counts();
     metrics.resourceObjects.collect = () => this.#counts();
     metrics.storageSizeBytes.collect = () => this.#sizes();
@@ -107,7 +108,7 @@ export class StorageStatistics {
 
   /** The served resources are counted (a resource with nothing stored counts 0). */
   countServed(surface: ApiSurface): void {
-    this.#surface = surface;
+    this.#objectCounts.countServed(surface);
   }
 
   #counts(): Promise<void> {
@@ -119,30 +120,12 @@ export class StorageStatistics {
   }
 
   async #readCounts(): Promise<void> {
-    // Each served resource once (several versions share it), with where its objects are stored.
-    const served = new Map<string, { group: string; resource: string; stored: string }>();
-    for (const kind of this.#surface?.kinds ?? []) {
-      // Kinds computed when read (ComponentStatus) or answered without storing (reviews) have no count upstream either.
-      if (kind.computed || kind.respond) continue;
-      const stored = storageRefOf(kind);
-      served.set(`${kind.plural}/${kind.group}`, { group: kind.group, resource: kind.plural, stored: `${stored.resource}/${stored.group}` });
-    }
-    let counts: Map<string, number> | undefined;
-    try {
-      const res = await this.#pool.query<{ api_group: string; resource: string; n: string }>({
-        text: 'select api_group, resource, count(*) as n from objects group by api_group, resource',
-        query_timeout: STATS_TIMEOUT_MS,
-      } as pg.QueryConfig);
-      counts = new Map(res.rows.map((r) => [`${r.resource}/${r.api_group}`, Number(r.n)]));
-    } catch {
-      counts = undefined;
-    }
+    const served = await this.#objectCounts.refresh();
     const { storageObjects, resourceObjects } = this.#metrics;
     storageObjects.clear();
     resourceObjects.clear();
-    for (const { group, resource, stored } of served.values()) {
-      // events.k8s.io Events are core Events in storage: both resources count them, as upstream's two stores do.
-      const n = counts ? (counts.get(stored) ?? 0) : -1;
+    for (const { group, resource, stats } of served) {
+      const n = stats ? stats.count : -1;
       // The group-qualified resource, as upstream's GroupResource prints it: pods, deployments.apps.
       storageObjects.series(group ? `${resource}.${group}` : resource).set(n);
       resourceObjects.series(group, resource).set(n);

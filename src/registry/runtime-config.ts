@@ -42,12 +42,13 @@ const FLOWCONTROL_GROUP = 'flowcontrol.apiserver.k8s.io';
 
 /**
  * The kinds --runtime-config leaves served, in their order. Throws a StartupError with upstream's
- * message when the flag names something unknown or is malformed.
+ * message when the flag names something unknown or is malformed, or turns off the flowcontrol API
+ * that API priority and fairness (`priorityAndFairness`, --enable-priority-and-fairness) reads.
  */
-export function enabledKinds(kinds: readonly KindDefinition[], entries: readonly string[]): KindDefinition[] {
+export function enabledKinds(kinds: readonly KindDefinition[], entries: readonly string[], priorityAndFairness = true): KindDefinition[] {
   const overrides = completeLegacyKeys(configurationMap(entries));
   const registered = registeredVersions(kinds);
-  const problems = validationProblems(overrides, registered, kinds.some((k) => k.group === FLOWCONTROL_GROUP));
+  const problems = validationProblems(overrides, registered, priorityAndFairness && kinds.some((k) => k.group === FLOWCONTROL_GROUP));
   if (problems.length > 0) throw new StartupError(aggregateText(problems));
   const config = defaultResourceConfig(kinds);
   mergeOverrides(config, overrides, registered);

@@ -47,7 +47,7 @@ describe('--max-requests-inflight=2 --max-mutating-requests-inflight=1', () => {
   let cms: string;
   let version: string;
   before(async () => {
-    srv = await startTestServer(['--max-requests-inflight=2', '--max-mutating-requests-inflight=1', '--authorization-mode=AlwaysAllow', '--leader-elect=false']);
+    srv = await startTestServer(['--enable-priority-and-fairness=false', '--max-requests-inflight=2', '--max-mutating-requests-inflight=1', '--authorization-mode=AlwaysAllow', '--leader-elect=false']);
     admin = client(srv.url, srv.adminAgent);
     anonymous = client(srv.url, srv.anonymousAgent);
     const ns = await createNamespace(admin);
@@ -142,7 +142,7 @@ describe('--max-requests-inflight=0 --max-mutating-requests-inflight=0', () => {
   let anonymous: Api;
   let cms: string;
   before(async () => {
-    srv = await startTestServer(['--max-requests-inflight=0', '--max-mutating-requests-inflight=0', '--authorization-mode=AlwaysAllow', '--leader-elect=false']);
+    srv = await startTestServer(['--enable-priority-and-fairness=false', '--max-requests-inflight=0', '--max-mutating-requests-inflight=0', '--authorization-mode=AlwaysAllow', '--leader-elect=false']);
     const admin = client(srv.url, srv.adminAgent);
     cms = `/api/v1/namespaces/${await createNamespace(admin)}/configmaps`;
     anonymous = client(srv.url, srv.anonymousAgent);

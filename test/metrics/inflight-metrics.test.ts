@@ -26,7 +26,7 @@ describe('in-flight requests and the ones refused at the limit', () => {
   let anonymous: Api;
   let cms: string;
   before(async () => {
-    srv = await startTestServer(['--max-requests-inflight=1', '--max-mutating-requests-inflight=5', '--authorization-mode=AlwaysAllow', '--leader-elect=false']);
+    srv = await startTestServer(['--enable-priority-and-fairness=false', '--max-requests-inflight=1', '--max-mutating-requests-inflight=5', '--authorization-mode=AlwaysAllow', '--leader-elect=false']);
     admin = client(srv.url, srv.adminAgent);
     anonymous = client(srv.url, srv.anonymousAgent);
     cms = `/api/v1/namespaces/${await createNamespace(admin)}/configmaps`;
@@ -76,7 +76,7 @@ describe('in-flight requests and the ones refused at the limit', () => {
 describe('without any in-flight limit', () => {
   let srv: TestServer;
   before(async () => {
-    srv = await startTestServer(['--max-requests-inflight=0', '--max-mutating-requests-inflight=0']);
+    srv = await startTestServer(['--enable-priority-and-fairness=false', '--max-requests-inflight=0', '--max-mutating-requests-inflight=0']);
   });
   after(async () => {
     await srv?.stop();

@@ -10,6 +10,7 @@ import type { Deliverable } from '../../registry/watch-start.ts';
 import { toTable } from '../../registry/table.ts';
 import type { WatchHandle } from '../../registry/resource-store.ts';
 import { requestMetricsOf, watchResponseBytes, type WatchEventSeries } from '../../metrics/request-metrics.ts';
+import { watchInitialized } from '../../flowcontrol/watch-initialization.ts';
 import { MAX_TIMER_MS } from '../request-timeout.ts';
 import { negotiate } from '../respond.ts';
 import type { RequestScope } from '../scope.ts';
@@ -86,7 +87,8 @@ export async function handleWatch(ctx: Context, scope: RequestScope): Promise<vo
   });
 
   try {
-    const started = await starting;
+    // API priority and fairness holds a watch's seats until its initial events are out (or it failed).
+    const started = await starting.finally(() => watchInitialized(ctx));
     if (!started) return;
     handle = started.handle;
     const fromVersion = started.fromVersion;
