@@ -94,7 +94,8 @@ export interface FieldError {
     | 'FieldValueTooFew'
     | 'FieldValueDuplicate'
     | 'FieldValueNotFound'
-    | 'FieldValueTypeInvalid';
+    | 'FieldValueTypeInvalid'
+    | 'InternalError';
   field: string;
   /**
    * The offending value, shown in the message of the types that show one (Invalid, TypeInvalid,
@@ -121,10 +122,11 @@ const FIELD_ERROR_TEXT: Record<FieldError['type'], string> = {
   FieldValueDuplicate: 'Duplicate value',
   FieldValueNotFound: 'Not found',
   FieldValueTypeInvalid: 'Invalid value',
+  InternalError: 'Internal error',
 };
 
 /** The types whose message never shows the value (apimachinery 1.34's ErrorBody). */
-const VALUE_HIDDEN = new Set<FieldError['type']>(['FieldValueRequired', 'FieldValueForbidden', 'FieldValueTooLong', 'FieldValueTooShort']);
+const VALUE_HIDDEN = new Set<FieldError['type']>(['FieldValueRequired', 'FieldValueForbidden', 'FieldValueTooLong', 'FieldValueTooShort', 'InternalError']);
 
 /** A value as ErrorBody prints it: numbers and booleans with %v, strings with %q, the rest as JSON. */
 function formatValue(value: unknown): string {

@@ -133,7 +133,7 @@ export class CelEnvironment {
     if (mismatch) throw new CelCompileError(mismatch, []);
     const compiled = compile(ast, { variables: this.#scope.variables, optionalEntries, storedOnly: this.#decls.compatibility === 'stored' });
     const variableType = variableTypeOf(ast.checkedType?.name ?? 'dyn');
-    return new CelProgram(expression, outputType, compiled.ev, compiled.slots, this.#scope.variables, variableRefs(ast), usesVariable(ast, 'authorizer'), variableType);
+    return new CelProgram(expression, outputType, compiled.ev, compiled.slots, this.#scope.variables, variableRefs(ast), usesVariable(ast, 'authorizer'), variableType, ast);
   }
 
   /**

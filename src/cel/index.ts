@@ -1,6 +1,8 @@
 /**
  * The Kubernetes 1.34 CEL environment: compile-time checks with upstream's error texts, the
- * libraries Kubernetes enables, and evaluation with upstream's runtime cost accounting.
+ * libraries Kubernetes enables, evaluation with upstream's runtime cost accounting, and the static
+ * cost estimate of a compiled expression (`estimateCost(program, sizes)`, cel-go's estimator with
+ * Kubernetes' call costs).
  *
  *   const env = admissionEnvironment({ params: false, authorizer: true, variables: ['isProd'] });
  *   const program = compileExpression(env, 'object.spec.replicas <= 5', 'bool');
@@ -20,8 +22,9 @@ export { fromCel, JsonMap, toCel, type Json } from './json.ts';
 export { LazyVariables, type VariableResolver } from './runtime/variables.ts';
 export type { AuthorizationDecision } from './runtime/state.ts';
 export type { AuthorizationRequest, AuthzUser } from './lib/authz.ts';
-export { unorderedList } from './runtime/ops.ts';
-export { CelDuration, CelObject, CelOptional, CelTimestamp, CelType, CelUint, isMap, typeName, type CelMap, type CelValue, type MapKey } from './values.ts';
+export { equals as celEquals, unorderedList } from './runtime/ops.ts';
+export { estimateCost, MAX_U64, type AstNode, type CostEstimate, type GoType, type SizeEstimate, type SizeEstimator } from './estimate/index.ts';
+export { CelDuration, CelObject, CelOptional, CelTimestamp, CelType, CelUint, isMap, JsonMapBase, typeName, type CelMap, type CelValue, type MapKey } from './values.ts';
 
 /** upstream's RuntimeCELCostBudget: what the expressions of one policy evaluation may cost together. */
 export const RUNTIME_CEL_COST_BUDGET = 10_000_000;

@@ -7,6 +7,8 @@
 import { CelEvalError, CelInterrupt, CostLimitExceeded } from './errors.ts';
 import { toCel } from './json.ts';
 import { CelAuthorizer, requestResourceCheck, type AuthorizationRequest, type AuthzUser } from './lib/authz.ts';
+import type { Node } from './checker/ast.ts';
+import { freeVariables } from './checker/free-variables.ts';
 import type { Ev } from './runtime/compile.ts';
 import { EvalState, NeedsAuthorization, type AuthorizationDecision } from './runtime/state.ts';
 import { LazyVariables, type VariableResolver } from './runtime/variables.ts';
@@ -35,6 +37,11 @@ export type EvalResult = { readonly value: CelValue; readonly cost: number; read
 export interface EvalOptions {
   /** The most this evaluation may cost (PER_CALL_LIMIT unless less of the budget is left). */
   readonly limit?: number;
+  /**
+   * The activation holds CEL values already (built for a schema, say), to be used as they are
+   * rather than read as JSON; a variable left out is null.
+   */
+  readonly celValues?: boolean;
 }
 
 export class CelProgram {
@@ -44,7 +51,8 @@ export class CelProgram {
     readonly outputType: string,
     private readonly ev: Ev,
     private readonly slots: number,
-    private readonly declared: ReadonlySet<string>,
+    /** The variables the environment declares. */
+    readonly declared: ReadonlySet<string>,
     /** The `variables.<name>` the expression reads. */
     readonly variableRefs: readonly string[],
     /** Whether it can ask the authorizer (and so may evaluate asynchronously). */
@@ -54,16 +62,33 @@ export class CelProgram {
      * notation admissionEnvironment's `variables` takes (`list<string>`; library types are dyn).
      */
     readonly variableType: string,
+    /** The type-checked AST (what the cost estimator walks); undefined for programs built otherwise. */
+    readonly ast?: Node,
   ) {}
+
+  /** Whether the expression refers to a declared variable (not one a macro binds of that name). */
+  refersTo(variable: string): boolean {
+    if (!this.ast) return true;
+    return (this.#free ??= freeVariables(this.ast)).has(variable);
+  }
+
+  #free: Set<string> | undefined;
 
   /** Evaluates; a Promise only when an authorizer must be asked. */
   evaluate(activation: Activation, options: EvalOptions = {}): EvalResult | Promise<EvalResult> {
-    return this.run(this.bind(activation), Math.min(options.limit ?? PER_CALL_LIMIT, Number.MAX_SAFE_INTEGER), new Map());
+    const vars = options.celValues ? this.bindCel(activation) : this.bind(activation);
+    return this.run(vars, Math.min(options.limit ?? PER_CALL_LIMIT, Number.MAX_SAFE_INTEGER), new Map());
   }
 
   /** Evaluates, always as a Promise. */
   async evaluateAsync(activation: Activation, options: EvalOptions = {}): Promise<EvalResult> {
     return this.evaluate(activation, options);
+  }
+
+  private bindCel(activation: Activation): Record<string, CelValue> {
+    const vars: Record<string, CelValue> = {};
+    for (const name of this.declared) vars[name] = (activation[name] ?? null) as CelValue;
+    return vars;
   }
 
   private bind(activation: Activation): Record<string, CelValue> {

@@ -111,6 +111,13 @@ export abstract class JsonMapBase implements ReadonlyMap<MapKey, CelValue> {
   abstract values(): MapIterator<CelValue>;
   abstract entries(): MapIterator<[MapKey, CelValue]>;
   abstract forEach(cb: (value: CelValue, key: MapKey, map: ReadonlyMap<MapKey, CelValue>) => void): void;
+  /**
+   * `==` with another map when this map compares its own way (a schema-typed object comparing
+   * the fields its schema does not declare as raw JSON); undefined for the usual entry-wise test.
+   */
+  equalsMap(_other: CelMap): boolean | undefined {
+    return undefined;
+  }
   [Symbol.iterator](): MapIterator<[MapKey, CelValue]> {
     return this.entries();
   }

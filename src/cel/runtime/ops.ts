@@ -5,7 +5,7 @@
  */
 import { compareGoStrings } from '../../api/go/strings.ts';
 import { CelEvalError, evalError, noSuchOverload } from '../errors.ts';
-import { CelDuration, CelObject, CelOptional, CelTimestamp, CelType, CelUint, INT64_MAX, INT64_MIN, isMap, UINT64_MAX, type CelMap, type CelValue, type MapKey } from '../values.ts';
+import { CelDuration, CelObject, CelOptional, CelTimestamp, CelType, CelUint, INT64_MAX, INT64_MIN, isMap, JsonMapBase, UINT64_MAX, type CelMap, type CelValue, type MapKey } from '../values.ts';
 import { addToTimestamp, checkedDuration, timestampDifference } from './time.ts';
 
 const integerOverflow = () => evalError('integer overflow');
@@ -138,6 +138,10 @@ function listEquals(a: readonly CelValue[], b: readonly CelValue[]): boolean {
 }
 
 function mapEquals(a: CelMap, b: CelMap): boolean {
+  if (a instanceof JsonMapBase) {
+    const own = a.equalsMap(b);
+    if (own !== undefined) return own;
+  }
   if (a.size !== b.size) return false;
   for (const [k, v] of a) {
     const other = mapGet(b, k);
