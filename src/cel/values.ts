@@ -12,6 +12,7 @@
  * Integers are bigints so int64 arithmetic and its overflow errors are exact; JSON numbers become
  * ints when integral (as kube-apiserver's decoder makes them int64) and doubles otherwise.
  */
+import { runeCount } from '../api/go/strings.ts';
 
 export type CelValue = bigint | number | boolean | string | null | Uint8Array | CelUint | readonly CelValue[] | CelMap | CelTimestamp | CelDuration | CelType | CelOptional | CelObject;
 
@@ -155,19 +156,7 @@ export function typeOf(v: CelValue): CelType {
 }
 
 /** The number of code points of a string (CEL sizes and indexes strings by code point). */
-export function codePointCount(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    // A high surrogate followed by a low one is one code point.
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++;
-    }
-    n++;
-  }
-  return n;
-}
+export const codePointCount = runeCount;
 
 /** The size cel-go's cost model gives a value (Sizer: code points, bytes, elements, entries; else 1). */
 export function actualSize(v: CelValue): number {

@@ -7,6 +7,7 @@ import type Router from '@koa/router';
 import { formatGoDuration } from '../api/go/duration.ts';
 import type { ApfController } from './apf-controller.ts';
 import type { FairRequest } from './queue-set.ts';
+import { runeCount } from '../api/go/strings.ts';
 
 export const DUMP_PATH_PREFIX = '/debug/api_priority_and_fairness/';
 
@@ -20,18 +21,11 @@ const PADDING = 1;
 export function alignColumns(rows: readonly (readonly string[])[]): string {
   const widths: number[] = [];
   for (const row of rows) {
-    for (let i = 0; i < row.length - 1; i++) widths[i] = Math.max(widths[i] ?? MIN_WIDTH, runeLength(row[i]!) + PADDING);
+    for (let i = 0; i < row.length - 1; i++) widths[i] = Math.max(widths[i] ?? MIN_WIDTH, runeCount(row[i]!) + PADDING);
   }
   return rows
-    .map((row) => row.map((cell, i) => (i < row.length - 1 ? cell + ' '.repeat(widths[i]! - runeLength(cell)) : cell)).join('') + '\n')
+    .map((row) => row.map((cell, i) => (i < row.length - 1 ? cell + ' '.repeat(widths[i]! - runeCount(cell) /* tabwriter counts runes */) : cell)).join('') + '\n')
     .join('');
-}
-
-/** tabwriter measures text in runes (UTF-8 characters), not bytes. */
-function runeLength(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
 }
 
 /** Upstream joins a row's columns with ",\t": the comma stays in the cell, the tab ends it. */

@@ -69,3 +69,21 @@ function validSequenceLength(bytes: Uint8Array, i: number): number {
   if (b0 >= 0xf1 && b0 <= 0xf3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
   return 0;
 }
+
+/**
+ * Go's utf8.RuneCountInString: the number of code points (a surrogate pair is one; a lone surrogate,
+ * which Go would have as U+FFFD, is one too). Allocation-free.
+ */
+export function runeCount(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // A high surrogate followed by a low one is one code point.
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}

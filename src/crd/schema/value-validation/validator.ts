@@ -27,6 +27,7 @@ import { CorrelatedObject } from '../correlation.ts';
 import { deepEqualJson, isJsonObject } from '../json.ts';
 import { rootPath } from '../field-errors.ts';
 import { compileSchema, type CompiledSchema, type ValidatorFlavour } from './compile.ts';
+import { runeCount } from '../../../api/go/strings.ts';
 
 const enum Code {
   Composite,
@@ -109,19 +110,6 @@ export function isFloat64AJSONInteger(f: number): boolean {
   const diff = Math.abs(f - g);
   if (g === 0) return diff < 1e-9 * Number.MIN_VALUE;
   return diff / (f + g) < 1e-9;
-}
-
-function runeCount(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++;
-    }
-    n++;
-  }
-  return n;
 }
 
 /** Go's string(rune(n)) for an int64 converted to a string type. */
