@@ -151,7 +151,7 @@ export function webhookUrlErrors(raw: string, at: field.FieldPath): FieldError[]
 }
 
 /** ValidateWebhookService. */
-function webhookServiceErrors(s: ServiceReference, at: field.FieldPath): FieldError[] {
+export function webhookServiceErrors(s: ServiceReference, at: field.FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   if (!s.name) errs.push(field.required(at.child('name')));
   if (!s.namespace) errs.push(field.required(at.child('namespace')));

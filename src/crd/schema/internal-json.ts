@@ -94,3 +94,8 @@ function internal(s: JSONSchemaProps): Internal {
 export function internalSchemaJson(s: JSONSchemaProps): string {
   return goJson(internal(s));
 }
+
+/** The internal JSONSchemaProps as a value for goJson (to embed a schema in a larger Go value). */
+export function internalSchemaStruct(s: JSONSchemaProps): Record<string, unknown> {
+  return internal(s);
+}
