@@ -52,6 +52,11 @@ export interface EnvironmentOptions {
   readonly certainlyDyn?: readonly string[];
   /** Whether the fields of `variables` carry their real types (else they are dyn for want of them). */
   readonly typedVariables?: boolean;
+  /**
+   * Fold constants as cel-go's OptOptimize does (default true: Kubernetes builds every program with
+   * it). Only runtime costs differ; off, they are those of cel-go's unoptimized tables.
+   */
+  readonly optimize?: boolean;
 }
 
 export class CelEnvironment {
@@ -59,6 +64,7 @@ export class CelEnvironment {
   readonly #scope: Scope;
   readonly #certainlyDyn: ReadonlySet<string>;
   readonly #typedVariables: boolean;
+  readonly #optimize: boolean;
   readonly #programs = new Map<string, CelProgram | CelCompileError>();
   #checker: ReturnType<typeof checkerEnvironment> | undefined;
 
@@ -74,6 +80,7 @@ export class CelEnvironment {
     };
     this.#certainlyDyn = new Set(options.certainlyDyn ?? Object.keys(options.variables));
     this.#typedVariables = options.typedVariables ?? true;
+    this.#optimize = options.optimize ?? true;
   }
 
   get compatibility(): Compatibility {
@@ -131,7 +138,7 @@ export class CelEnvironment {
     const outputType = resultTypeName(ast.checkedType?.name ?? 'dyn');
     const mismatch = this.#resultMismatch(ast, outputType, expected);
     if (mismatch) throw new CelCompileError(mismatch, []);
-    const compiled = compile(ast, { variables: this.#scope.variables, optionalEntries, storedOnly: this.#decls.compatibility === 'stored' });
+    const compiled = compile(ast, { variables: this.#scope.variables, optionalEntries, storedOnly: this.#decls.compatibility === 'stored', optimize: this.#optimize });
     const variableType = variableTypeOf(ast.checkedType?.name ?? 'dyn');
     return new CelProgram(expression, outputType, compiled.ev, compiled.slots, this.#scope.variables, variableRefs(ast), usesVariable(ast, 'authorizer'), variableType, ast);
   }
@@ -235,6 +242,8 @@ export interface AdmissionEnvironmentOptions {
    */
   readonly variables?: readonly string[] | Readonly<Record<string, string>>;
   readonly compatibility?: Compatibility;
+  /** Fold constants as cel-go's OptOptimize does (default true, as Kubernetes does). */
+  readonly optimize?: boolean;
 }
 
 const admissionEnvironments = new Map<string, CelEnvironment>();
@@ -245,7 +254,7 @@ const admissionEnvironments = new Map<string, CelEnvironment>();
  * namespaceObject (kubernetes.Namespace), authorizer, variables, and every library 1.34 enables.
  */
 export function admissionEnvironment(options: AdmissionEnvironmentOptions): CelEnvironment {
-  const key = JSON.stringify([options.params, options.authorizer, options.variables ?? null, options.compatibility ?? 'stored']);
+  const key = JSON.stringify([options.params, options.authorizer, options.variables ?? null, options.compatibility ?? 'stored', options.optimize ?? true]);
   let env = admissionEnvironments.get(key);
   if (env) return env;
   const variables: Record<string, string> = { object: 'dyn', oldObject: 'dyn', request: 'kubernetes.AdmissionRequest', namespaceObject: 'kubernetes.Namespace' };
@@ -266,7 +275,7 @@ export function admissionEnvironment(options: AdmissionEnvironmentOptions): CelE
     variables.variables = VARIABLES_TYPE;
   }
   const typedVariables = options.variables !== undefined && !Array.isArray(options.variables);
-  env = new CelEnvironment({ variables, objectTypes, compatibility: options.compatibility, certainlyDyn, typedVariables });
+  env = new CelEnvironment({ variables, objectTypes, compatibility: options.compatibility, certainlyDyn, typedVariables, optimize: options.optimize });
   if (admissionEnvironments.size >= 500) admissionEnvironments.clear();
   admissionEnvironments.set(key, env);
   return env;

@@ -8,6 +8,12 @@ import { admissionEnvironment, CelCompileError, fromCel, type Activation, type C
 /** A 1.34 admission environment with params and the authorizer declared. */
 export const env = admissionEnvironment({ params: true, authorizer: true, variables: ['isProd'] });
 
+/**
+ * The same environment without cel-go's OptOptimize, for upstream tables taken from tests that
+ * build their programs without it (constants are then built, and charged, at run time).
+ */
+export const unoptimizedEnv = admissionEnvironment({ params: true, authorizer: true, variables: ['isProd'], optimize: false });
+
 export interface Outcome {
   readonly value?: unknown;
   readonly error?: string;

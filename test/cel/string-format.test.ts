@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { goQuote } from '../../src/api/go/quote.ts';
 import { CelCompileError } from '../../src/cel/index.ts';
-import { env, run } from './helpers.ts';
+import { env, run, unoptimizedEnv } from './helpers.ts';
 
 interface Case {
   readonly name: string;
@@ -15,7 +15,7 @@ interface Case {
 
 // The cases of cel-go's TestStringFormat (ext/formatting_test.go, v0.26) that use the en_US locale
 // and no Go-only arguments: `<format>.format([<args>])`, its output or the error it contains, and
-// the runtime cost cel-go reports.
+// the runtime cost cel-go reports (its test builds programs without OptOptimize).
 const CASES: readonly Case[] = [
   {"name": "no-op", "format": "no substitution", "args": "", "out": "no substitution", "cost": 12},
   {"name": "mid-string substitution", "format": "str is %s and some more", "args": "\"filler\"", "out": "str is filler and some more", "cost": 13},
@@ -98,7 +98,7 @@ for (const c of CASES) {
     const expr = `${goQuote(c.format)}.format([${c.args}])`;
     let outcome: { value?: unknown; error?: string; cost: number };
     try {
-      outcome = run(expr);
+      outcome = run(expr, {}, unoptimizedEnv);
     } catch (e) {
       if (!(e instanceof CelCompileError)) throw e;
       assert.ok(c.err, `unexpected compile error: ${e.message}`);

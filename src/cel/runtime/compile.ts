@@ -3,18 +3,22 @@
  * charge cel-go's runtime costs. Attribute chains (`a.b[c].?d`) are resolved as cel-go's
  * attributes are: one variable read plus one charge per qualifier, optional qualification
  * spreading to the rest of the chain; a ternary's attribute branches skip their variable read.
+ * With `optimize` (cel-go's OptOptimize, which Kubernetes builds every program with), what is
+ * constant is computed once here (see fold.ts).
  */
 import { UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import type { Node } from '../checker/ast.ts';
 import { qualifiedName } from '../checker/references.ts';
-import { CelEvalError, evalError, noSuchOverload } from '../errors.ts';
+import { CelCompileError, CelEvalError, evalError, noSuchOverload } from '../errors.ts';
 import { overloadsNamed } from '../lib/index.ts';
 import { CelUint, CelOptional, TYPES, typeNamed, type CelValue, type MapKey } from '../values.ts';
 import * as loops from './comprehensions.ts';
-import { addCost, CALL_COST, equalityCost, inCost, LIST_CREATE, MAP_CREATE, orderingCost, SELECT_COST } from './cost.ts';
+import { addCost, CALL_COST, equalityCost, failedOperand, inCost, LIST_CREATE, MAP_CREATE, orderingCost, SELECT_COST } from './cost.ts';
 import { candidates, dispatcher } from './dispatch.ts';
+import { constant, constantValue, fold, foldedError, isConstant, setMembership, TYPE_CONVERSIONS } from './fold.ts';
 import { resolveChain, type Qualifier } from './attributes.ts';
 import { add, compare, contains, divide, equals, literalKey, modulo, multiply, negate, not, subtract } from './ops.ts';
+import { re2Error } from './re2.ts';
 import type { EvalState } from './state.ts';
 
 export type Ev = (s: EvalState) => CelValue;
@@ -25,6 +29,8 @@ export interface CompileScope {
   /** Offsets of optional list elements and map keys (`[?x]`, `{?k: v}`). */
   readonly optionalEntries: ReadonlySet<number>;
   readonly storedOnly: boolean;
+  /** Fold constants as cel-go's OptOptimize does (only runtime cost shows it). */
+  readonly optimize?: boolean;
 }
 
 /** A compiled expression and how many comprehension slots its evaluation needs. */
@@ -56,10 +62,8 @@ export function compile(root: Node, scope: CompileScope): Compiled {
 
 type Bound = ReadonlyMap<string, number>;
 
-const constant =
-  (v: CelValue): Ev =>
-  () =>
-    v;
+/** The functions whose constant pattern (the second argument) is compiled with the program. */
+const REGEX_FUNCTIONS = new Set(['matches', 'find', 'findAll']);
 
 class Compiler {
   slots = 0;
@@ -178,22 +182,55 @@ class Compiler {
 
   // ---- operators ----
 
+  /** `!x`, `-x`: charged once x is evaluated, even when that failed. */
   private unary(node: Node, bound: Bound, f: (v: CelValue) => CelValue): Ev {
     const operand = this.compile(node.args as Node, bound);
     return (s) => {
-      const v = operand(s);
+      let v: CelValue;
+      try {
+        v = operand(s);
+      } catch (e) {
+        if (e instanceof CelEvalError) s.charge(CALL_COST);
+        throw e;
+      }
       s.charge(CALL_COST);
       return f(v);
     };
   }
 
+  /**
+   * An operator: both operands are evaluated even when the first fails, and the operator is
+   * charged either way (a failed operand priced as failedOperand says); the first error wins.
+   */
   private binary(node: Node, bound: Bound): Ev {
-    const l = this.compile(node.args[0] as Node, bound);
-    const r = this.compile(node.args[1] as Node, bound);
+    const [ln, rn] = node.args as [Node, Node];
+    const l = this.compile(ln, bound);
+    const r = this.compile(rn, bound);
     const op = node.op;
+    const lType = ln.checkedType?.name;
+    const rType = rn.checkedType?.name;
     const withCost = (cost: (a: CelValue, b: CelValue) => number, f: (a: CelValue, b: CelValue) => CelValue): Ev => (s) => {
-      const a = l(s);
-      const b = r(s);
+      let err: CelEvalError | undefined;
+      let a: CelValue;
+      let b: CelValue;
+      try {
+        a = l(s);
+      } catch (e) {
+        if (!(e instanceof CelEvalError)) throw e;
+        err = e;
+        a = failedOperand(lType, rType);
+      }
+      try {
+        b = r(s);
+      } catch (e) {
+        if (!(e instanceof CelEvalError)) throw e;
+        err ??= e;
+        b = failedOperand(rType, lType);
+      }
+      if (err) {
+        s.charge(cost(a, b));
+        throw err;
+      }
       try {
         return f(a, b);
       } finally {
@@ -224,8 +261,11 @@ class Compiler {
         return withCost(one, divide);
       case '%':
         return withCost(one, modulo);
-      case 'in':
-        return withCost((_, b) => inCost(b), (a, b) => contains(b, a));
+      case 'in': {
+        const list = this.scope.optimize ? constantValue(r)?.value : undefined;
+        const membership = Array.isArray(list) ? setMembership(l, list) : undefined;
+        return membership ?? withCost((_, b) => inCost(b), (a, b) => contains(b, a));
+      }
       default:
         throw new Error(`unknown operator ${op}`);
     }
@@ -275,7 +315,7 @@ class Compiler {
 
   private list(node: Node, bound: Bound): Ev {
     const elems = (node.args as Node[]).map((e) => ({ ev: this.compile(e, bound), optional: this.isOptionalEntry(e) }));
-    return (s) => {
+    const ev: Ev = (s) => {
       const out: CelValue[] = [];
       try {
         for (const e of elems) {
@@ -289,11 +329,12 @@ class Compiler {
       }
       return out;
     };
+    return this.scope.optimize && elems.every((e) => isConstant(e.ev)) ? fold(ev) : ev;
   }
 
   private map(node: Node, bound: Bound): Ev {
     const entries = (node.args as [Node, Node][]).map(([k, v]) => ({ k: this.compile(k, bound), v: this.compile(v, bound), optional: this.isOptionalEntry(k) }));
-    return (s) => {
+    const ev: Ev = (s) => {
       const out = new Map<MapKey, CelValue>();
       try {
         for (const e of entries) {
@@ -314,6 +355,7 @@ class Compiler {
       }
       return out;
     };
+    return this.scope.optimize && entries.every((e) => isConstant(e.k) && isConstant(e.v)) ? fold(ev) : ev;
   }
 
   // ---- calls and macros ----
@@ -356,15 +398,29 @@ class Compiler {
     const found = candidates(all, argNodes.map((a) => a.checkedType));
     const run = dispatcher(name, found.length > 0 ? found : all);
     const args = argNodes.map((a) => this.compile(a, bound));
+    if (REGEX_FUNCTIONS.has(name)) this.compileConstantPattern(name, args[1]);
     if (args.length === 1) {
       const a0 = args[0]!;
-      return (s) => run([a0(s)], s);
+      const ev: Ev = (s) => run([a0(s)], s);
+      return this.scope.optimize && !member && TYPE_CONVERSIONS.has(name) && constantValue(a0) ? foldConversion(ev) : ev;
     }
     return (s) => {
       const vals = new Array<CelValue>(args.length);
       for (let i = 0; i < args.length; i++) vals[i] = args[i]!(s);
       return run(vals, s);
     };
+  }
+
+  /**
+   * A constant regex pattern is compiled when the program is built, and a bad one fails the build:
+   * Kubernetes' find and findAll always (their literal patterns the environment checks first), matches
+   * under OptOptimize (whose literal patterns the format validator refuses first).
+   */
+  private compileConstantPattern(name: string, pattern: Ev | undefined): void {
+    if (name === 'matches' && !this.scope.optimize) return;
+    const p = pattern && constantValue(pattern)?.value;
+    const err = typeof p === 'string' ? re2Error(p) : undefined;
+    if (err) throw new CelCompileError(`program instantiation failed: ${err}`, []);
   }
 
   /** `a.or(b)` and `a.orValue(b)`: b only when a is none. */
@@ -379,6 +435,15 @@ class Compiler {
       if (!orValue && !(alt instanceof CelOptional)) throw noSuchOverload();
       return alt;
     };
+  }
+
+  /**
+   * The list literals of a macro's expansion: its empty `[]` is constant, and so is `[t]` when t
+   * is; OptOptimize folds them to nothing.
+   */
+  private literalCosts(element: Ev | undefined): loops.LiteralCosts {
+    if (!this.scope.optimize) return { init: LIST_CREATE, element: LIST_CREATE };
+    return { init: 0, element: element && isConstant(element) ? 0 : LIST_CREATE };
   }
 
   /** The comprehension macros and sortBy/optMap/optFlatMap; undefined when the call is none. */
@@ -397,6 +462,7 @@ class Compiler {
       return [range, in2, { first: s1, second: s2 }];
     };
     if (!isVar(args[0])) return undefined;
+    const mapInit = this.scope.optimize ? 0 : MAP_CREATE;
     switch (`${name}/${n}`) {
       case 'all/2': {
         const [r, inner, v] = one();
@@ -413,28 +479,32 @@ class Compiler {
       }
       case 'map/2': {
         const [r, inner, v] = one();
-        return loops.mapList(r, v, undefined, this.compile(args[1]!, inner));
+        const t = this.compile(args[1]!, inner);
+        return loops.mapList(r, v, undefined, t, this.literalCosts(t));
       }
       case 'map/3': {
         const [r, inner, v] = one();
-        return loops.mapList(r, v, this.compile(args[1]!, inner), this.compile(args[2]!, inner));
+        const filter = this.compile(args[1]!, inner);
+        const t = this.compile(args[2]!, inner);
+        return loops.mapList(r, v, filter, t, this.literalCosts(t));
       }
       case 'filter/2': {
         const [r, inner, v] = one();
-        return loops.mapList(r, v, this.compile(args[1]!, inner), undefined);
+        return loops.mapList(r, v, this.compile(args[1]!, inner), undefined, this.literalCosts(undefined));
       }
       case 'sortBy/2': {
         if (!this.scope.storedOnly) return undefined;
         const target = this.compile(receiver, bound);
         const [inner, slot] = this.bindVar(bound, args[0]!);
         const sort = dispatcher('@sortByAssociatedKeys', overloadsNamed('@sortByAssociatedKeys'));
-        return loops.sortBy(target, slot, this.compile(args[1]!, inner), (list, keys, s) => sort([list, keys], s));
+        const key = this.compile(args[1]!, inner);
+        return loops.sortBy(target, slot, key, (list, keys, s) => sort([list, keys], s), this.literalCosts(key));
       }
       case 'optMap/2':
       case 'optFlatMap/2': {
         const target = this.compile(receiver, bound);
         const [inner, slot] = this.bindVar(bound, args[0]!);
-        return loops.optMap(target, slot, this.compile(args[1]!, inner), name === 'optFlatMap');
+        return loops.optMap(target, slot, this.compile(args[1]!, inner), name === 'optFlatMap', this.literalCosts(undefined).init);
       }
     }
     if (!isVar(args[1])) return undefined;
@@ -456,23 +526,32 @@ class Compiler {
       case 'transformList/4': {
         const [r, inner, v] = two();
         const filter = n === 4 ? this.compile(args[2]!, inner) : undefined;
-        return loops.mapList(r, v, filter, this.compile(args[n - 1]!, inner));
+        const t = this.compile(args[n - 1]!, inner);
+        return loops.mapList(r, v, filter, t, this.literalCosts(t));
       }
       case 'transformMap/3':
       case 'transformMap/4': {
         const [r, inner, v] = two();
         const filter = n === 4 ? this.compile(args[2]!, inner) : undefined;
-        return loops.transformMap(r, v, filter, this.compile(args[n - 1]!, inner));
+        return loops.transformMap(r, v, filter, this.compile(args[n - 1]!, inner), mapInit);
       }
       case 'transformMapEntry/3':
       case 'transformMapEntry/4': {
         const [r, inner, v] = two();
         const filter = n === 4 ? this.compile(args[2]!, inner) : undefined;
-        return loops.transformMapEntry(r, v, filter, this.compile(args[n - 1]!, inner));
+        return loops.transformMapEntry(r, v, filter, this.compile(args[n - 1]!, inner), mapInit);
       }
     }
     return undefined;
   }
+}
+
+/** A conversion of a constant, computed now; one that fails makes the program fail to build. */
+function foldConversion(ev: Ev): Ev {
+  const folded = fold(ev);
+  const err = foldedError(folded);
+  if (err) throw new CelCompileError(`program instantiation failed: ${err.message}`, []);
+  return folded;
 }
 
 /** A literal of cel-js's AST as a runtime value (cel-js holds `1u` as its own UnsignedInt). */

@@ -7,11 +7,21 @@
  */
 import { CelEvalError, evalError, noSuchOverload } from '../errors.ts';
 import { CelOptional, isMap, type CelValue, type MapKey } from '../values.ts';
-import { CALL_COST, LIST_CREATE, MAP_CREATE, SELECT_COST } from './cost.ts';
+import { CALL_COST, SELECT_COST } from './cost.ts';
 import { mapKeyOf } from './ops.ts';
 import type { EvalState } from './state.ts';
 
 export type Ev = (s: EvalState) => CelValue;
+
+/**
+ * What the literals of an expansion cost: `init`, the accumulator's initial `[]` or `{}` (and a
+ * bind's empty range); `element`, the one-element list `[t]` a map step appends. Under OptOptimize
+ * a constant literal is folded and costs nothing.
+ */
+export interface LiteralCosts {
+  readonly init: number;
+  readonly element: number;
+}
 
 /** Where a comprehension puts its variables: one slot, or two (index or key, and value). */
 export interface Vars {
@@ -119,17 +129,18 @@ function passes(filter: Ev | undefined, s: EvalState, fail: (e: CelEvalError) =>
  * map / transformList: `@result + [t]` per element (an accumulator read, a one-element list and an
  * addition), optionally behind a filter; filter uses the element itself as t.
  */
-export function mapList(range: Ev, vars: Vars, filter: Ev | undefined, transform: Ev | undefined): Ev {
+export function mapList(range: Ev, vars: Vars, filter: Ev | undefined, transform: Ev | undefined, literals: LiteralCosts): Ev {
   const two = vars.second !== undefined;
+  const stepCost = SELECT_COST + literals.element + CALL_COST;
   return (s) => {
-    s.charge(LIST_CREATE);
+    s.charge(literals.init);
     const out: CelValue[] = [];
     let err: CelEvalError | undefined;
     const fail = (e: CelEvalError) => (err ??= e);
     for (const entry of entries(range(s), two)) {
       bind(s, vars, entry);
       if (!passes(filter, s, fail)) continue;
-      s.charge(SELECT_COST + LIST_CREATE + CALL_COST);
+      s.charge(stepCost);
       if (!transform) {
         s.charge(SELECT_COST);
         out.push(entry[0]);
@@ -153,9 +164,9 @@ function insert(m: Map<MapKey, CelValue>, key: CelValue, value: CelValue): void 
 }
 
 /** transformMap: `cel.@mapInsert(@result, k, t)` per element. */
-export function transformMap(range: Ev, vars: Vars, filter: Ev | undefined, transform: Ev): Ev {
+export function transformMap(range: Ev, vars: Vars, filter: Ev | undefined, transform: Ev, initCost: number): Ev {
   return (s) => {
-    s.charge(MAP_CREATE);
+    s.charge(initCost);
     const out = new Map<MapKey, CelValue>();
     let err: CelEvalError | undefined;
     const fail = (e: CelEvalError) => (err ??= e);
@@ -181,9 +192,9 @@ export function transformMap(range: Ev, vars: Vars, filter: Ev | undefined, tran
 }
 
 /** transformMapEntry: `cel.@mapInsert(@result, t)` per element, t a map of entries to add. */
-export function transformMapEntry(range: Ev, vars: Vars, filter: Ev | undefined, transform: Ev): Ev {
+export function transformMapEntry(range: Ev, vars: Vars, filter: Ev | undefined, transform: Ev, initCost: number): Ev {
   return (s) => {
-    s.charge(MAP_CREATE);
+    s.charge(initCost);
     const out = new Map<MapKey, CelValue>();
     let err: CelEvalError | undefined;
     const fail = (e: CelEvalError) => (err ??= e);
@@ -213,16 +224,16 @@ export function transformMapEntry(range: Ev, vars: Vars, filter: Ev | undefined,
  * sortBy: a bind of the target (an empty range, then the target as accumulator), a map of the keys
  * over it, then @sortByAssociatedKeys(target, keys) whose cost the sort itself charges.
  */
-export function sortBy(target: Ev, slot: number, key: Ev, sortByKeys: (list: CelValue, keys: CelValue[], s: EvalState) => CelValue): Ev {
+export function sortBy(target: Ev, slot: number, key: Ev, sortByKeys: (list: CelValue, keys: CelValue[], s: EvalState) => CelValue, literals: LiteralCosts): Ev {
   return (s) => {
-    s.charge(LIST_CREATE);
+    s.charge(literals.init);
     const list = target(s);
-    s.charge(2 * SELECT_COST + LIST_CREATE);
+    s.charge(2 * SELECT_COST + literals.init);
     const keys: CelValue[] = [];
     let err: CelEvalError | undefined;
     for (const entry of entries(list, false)) {
       s.slots[slot] = entry[0];
-      s.charge(SELECT_COST + LIST_CREATE + CALL_COST);
+      s.charge(SELECT_COST + literals.element + CALL_COST);
       const k = attempt(key, s);
       if (k instanceof CelEvalError) err ??= k;
       else keys.push(k);
@@ -237,7 +248,7 @@ export function sortBy(target: Ev, slot: number, key: Ev, sortByKeys: (list: Cel
  * optMap / optFlatMap: `t.hasValue() ? optional.of(bind(x, t.value(), e)) : optional.none()` —
  * the target is written twice in the expansion, so its cost counts twice when it holds a value.
  */
-export function optMap(target: Ev, slot: number, body: Ev, flat: boolean): Ev {
+export function optMap(target: Ev, slot: number, body: Ev, flat: boolean, bindCost: number): Ev {
   return (s) => {
     const before = s.cost;
     const t = target(s);
@@ -248,7 +259,7 @@ export function optMap(target: Ev, slot: number, body: Ev, flat: boolean): Ev {
       s.charge(CALL_COST);
       return CelOptional.NONE;
     }
-    s.charge(targetCost + CALL_COST + LIST_CREATE);
+    s.charge(targetCost + CALL_COST + bindCost);
     s.slots[slot] = t.value;
     const v = body(s);
     if (flat) {

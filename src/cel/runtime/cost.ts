@@ -37,3 +37,18 @@ export function addCost(a: CelValue, b: CelValue): number {
 export function inCost(container: CelValue): number {
   return Array.isArray(container) ? container.length : CALL_COST;
 }
+
+/**
+ * What an operand that failed counts as when its operator is charged: cel-go evaluates both
+ * operands of an operator and charges the call even when one is an error, sizing the error 1 and
+ * pricing by the overload the checker chose. A string or bytes of size 1 where the checker saw
+ * (or, for a dyn operand, could only have seen) a string or bytes; otherwise a value of size 1.
+ */
+export function failedOperand(type: string | undefined, otherType: string | undefined): CelValue {
+  const t = type === undefined || type === 'dyn' ? otherType : type;
+  if (t === 'string') return ' ';
+  if (t === 'bytes') return ONE_BYTE;
+  return null;
+}
+
+const ONE_BYTE = new Uint8Array(1);
