@@ -24,7 +24,7 @@ export class TransportError extends Error {
   }
 }
 
-/** Where a webhook is: its URL, or a service reference (which this server cannot resolve). */
+/** Where a webhook is: its URL, or a service reference (reachable only through a ServiceResolver). */
 export type WebhookTarget = { readonly url: string; readonly caBundle?: string } | { readonly service: { name: string; namespace: string; path?: string; port: number }; readonly caBundle?: string };
 
 /** The URL a request goes to, as client-go's REST client builds it: host, the cleaned path, `?timeout=Ns`. */
@@ -40,8 +40,20 @@ export function requestUrl(target: WebhookTarget, timeoutSeconds: number): strin
 
 const MAX_REPLY_BYTES = 3 * 1024 * 1024;
 
+/**
+ * Where a Service's port really is (upstream's webhook.ServiceResolver). Only the dial goes there:
+ * the URL, Host header and TLS server name stay `<name>.<namespace>.svc`, as upstream's dialer does.
+ */
+export type ServiceResolver = (service: { name: string; namespace: string; port: number }) => Promise<{ host: string; port: number }>;
+
 export class WebhookClients {
   readonly #agents = new Map<string, https.Agent>();
+  readonly #resolveService: ServiceResolver | undefined;
+
+  /** Without a resolver no cluster Services exist, and calling one fails as for a missing Service. */
+  constructor(options: { resolveService?: ServiceResolver } = {}) {
+    this.#resolveService = options.resolveService;
+  }
 
   #agent(caBundle: string | undefined): https.Agent {
     const ca = caBundle ? Buffer.from(caBundle, 'base64').toString('utf8') : '';
@@ -58,11 +70,19 @@ export class WebhookClients {
    * POSTs `body` and resolves with whatever HTTP answer comes back; rejects with a TransportError
    * when there is none within `timeoutSeconds`, or no connection at all.
    */
-  post(target: WebhookTarget, body: string, timeoutSeconds: number): Promise<WebhookReply> {
+  async post(target: WebhookTarget, body: string, timeoutSeconds: number, userAgent = 'kube-apiserver-admission'): Promise<WebhookReply> {
     const url = requestUrl(target, timeoutSeconds);
+    let dial: https.RequestOptions = {};
     if ('service' in target) {
-      // No cluster Services exist here: resolving one fails as upstream's resolver fails for a missing Service.
-      return Promise.reject(new TransportError(`Post "${url}": service "${target.service.name}" not found`));
+      const s = target.service;
+      if (!this.#resolveService) throw new TransportError(`Post "${url}": service "${s.name}" not found`);
+      let endpoint;
+      try {
+        endpoint = await this.#resolveService({ name: s.name, namespace: s.namespace, port: s.port });
+      } catch (err) {
+        throw new TransportError(`Post "${url}": ${(err as Error).message}`);
+      }
+      dial = { hostname: endpoint.host, port: endpoint.port, servername: `${s.name}.${s.namespace}.svc` };
     }
     const agent = this.#agent(target.caBundle);
     return new Promise((resolve, reject) => {
@@ -78,11 +98,13 @@ export class WebhookClients {
         {
           method: 'POST',
           agent,
+          ...dial,
           headers: {
             'Content-Type': 'application/json',
             Accept: 'application/json, */*',
             'Content-Length': String(Buffer.byteLength(body)),
-            'User-Agent': 'kube-apiserver-admission',
+            'User-Agent': userAgent,
+            Host: new URL(url).host,
           },
         },
         (res) => {

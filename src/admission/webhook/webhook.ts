@@ -145,8 +145,8 @@ export abstract class GenericWebhook {
   }
 }
 
-/** client-go's error for a response outside 2xx: the Status it carries, else upstream's generic texts. */
-function unexpectedStatusText(code: number, contentType: string, text: string): string {
+/** client-go's error for a response outside 2xx: the Status it carries, else upstream's generic texts (also used by CRD conversion webhooks). */
+export function unexpectedStatusText(code: number, contentType: string, text: string): string {
   try {
     const body = JSON.parse(text) as WebhookStatus & { kind?: string };
     if (body && body.kind === 'Status' && body.status === 'Failure' && typeof body.message === 'string') return body.message;
