@@ -54,7 +54,7 @@ export const NAME_DESCRIPTION =
   'let the client ask for a generated name. Name is mostly meant for creation idempotence and configuration ' +
   'definition. It cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names';
 
-const CREATED_DESCRIPTION =
+export const CREATED_DESCRIPTION =
   'CreationTimestamp is the server time at which this object was created, in RFC3339 form and in UTC. ' +
   'It is not guaranteed to be ordered across separate operations, and clients may not set it. ' +
   'Populated by the system. Read-only. Null for lists. More info: ' +
