@@ -54,45 +54,37 @@ function attempt(f: Ev, s: EvalState): CelValue | CelEvalError {
   }
 }
 
-/** all: `@not_strictly_false(@result)` then `@result && p` per element. */
-export function all(range: Ev, vars: Vars, pred: Ev): Ev {
-  const two = vars.second !== undefined;
-  return (s) => {
-    let accu: boolean | CelEvalError = true;
-    for (const entry of entries(range(s), two)) {
-      s.charge(SELECT_COST + CALL_COST);
-      if (accu === false) break;
-      bind(s, vars, entry);
+/**
+ * all and exists: the accumulator starts at `!decisive` and becomes `decisive` at the first element
+ * whose predicate is; until then an error (or a non-bool) is kept and thrown at the end, as cel-go's
+ * `@not_strictly_false` loop does. `stepCost` is the per-element charge of the macro's expansion.
+ */
+function quantifier(decisive: boolean, stepCost: number) {
+  return (range: Ev, vars: Vars, pred: Ev): Ev => {
+    const two = vars.second !== undefined;
+    return (s) => {
+      let accu: boolean | CelEvalError = !decisive;
+      for (const entry of entries(range(s), two)) {
+        s.charge(stepCost);
+        if (accu === decisive) break;
+        bind(s, vars, entry);
+        s.charge(SELECT_COST);
+        const p = attempt(pred, s);
+        if (p === decisive) accu = decisive;
+        else if (accu === !decisive && p !== !decisive) accu = p instanceof CelEvalError ? p : noSuchOverload();
+      }
       s.charge(SELECT_COST);
-      const p = attempt(pred, s);
-      if (p === false) accu = false;
-      else if (accu === true && p !== true) accu = p instanceof CelEvalError ? p : noSuchOverload();
-    }
-    s.charge(SELECT_COST);
-    if (accu instanceof CelEvalError) throw accu;
-    return accu;
+      if (accu instanceof CelEvalError) throw accu;
+      return accu;
+    };
   };
 }
 
+/** all: `@not_strictly_false(@result)` then `@result && p` per element. */
+export const all = quantifier(false, SELECT_COST + CALL_COST);
+
 /** exists: `@not_strictly_false(!@result)` then `@result || p` per element. */
-export function exists(range: Ev, vars: Vars, pred: Ev): Ev {
-  const two = vars.second !== undefined;
-  return (s) => {
-    let accu: boolean | CelEvalError = false;
-    for (const entry of entries(range(s), two)) {
-      s.charge(SELECT_COST + 2 * CALL_COST);
-      if (accu === true) break;
-      bind(s, vars, entry);
-      s.charge(SELECT_COST);
-      const p = attempt(pred, s);
-      if (p === true) accu = true;
-      else if (accu === false && p !== false) accu = p instanceof CelEvalError ? p : noSuchOverload();
-    }
-    s.charge(SELECT_COST);
-    if (accu instanceof CelEvalError) throw accu;
-    return accu;
-  };
-}
+export const exists = quantifier(true, SELECT_COST + 2 * CALL_COST);
 
 /** exists_one: `p ? @result + 1 : @result` per element, then `@result == 1`. */
 export function existsOne(range: Ev, vars: Vars, pred: Ev): Ev {
