@@ -6,20 +6,15 @@
  * joined, valueExpression errors following the failure policy).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { test } from 'node:test';
 import { assertStatus, configMap, eventually } from '../helpers/fixtures.ts';
 import type { Reply } from '../helpers/http.ts';
-import { auditAnnotationsOf } from '../helpers/audit-log.ts';
+import { auditAnnotationsOf, metadataAuditLog } from '../helpers/audit-log.ts';
 import { serveFile } from '../helpers/server.ts';
 import { binding, coreRule, createAll, install, policy, POLICIES, BINDINGS, until } from './policy-fixtures.ts';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'pgkube-policy-audit-'));
-const auditLog = path.join(dir, 'audit.log');
-writeFileSync(path.join(dir, 'policy.yaml'), 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n');
-const t = serveFile([`--audit-policy-file=${path.join(dir, 'policy.yaml')}`, `--audit-log-path=${auditLog}`]);
+const { auditLog, flags: auditFlags } = metadataAuditLog('pgkube-policy-audit-');
+const t = serveFile(auditFlags);
 
 const annotationsOf = (res: Reply) => auditAnnotationsOf(auditLog, res);
 

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { auditIdOf, eventsOf } from '../audit/helpers.ts';
 import { assertStatus, configMap } from '../helpers/fixtures.ts';
+import { metadataAuditLog } from '../helpers/audit-log.ts';
 import { serveFile } from '../helpers/server.ts';
 import { configuration, install, startAdmissionWebhook, webhook, type Answer, type FakeAdmissionWebhook } from './webhook-helper.ts';
 
@@ -12,10 +11,7 @@ import { configuration, install, startAdmissionWebhook, webhook, type Answer, ty
 // configurations in name order, reinvocationPolicy IfNeeded, the patch's decoding as the kind's,
 // patch failures, v1beta1 patches, dry run, and the mutation audit annotations.
 
-const dir = mkdtempSync(path.join(tmpdir(), 'pgkube-mwh-'));
-const policy = path.join(dir, 'policy.yaml');
-const auditLog = path.join(dir, 'audit.log');
-writeFileSync(policy, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n');
+const { dir, auditLog, flags: auditFlags } = metadataAuditLog('pgkube-mwh-');
 let fake: FakeAdmissionWebhook;
 before(async () => {
   fake = await startAdmissionWebhook('mutating');
@@ -24,7 +20,7 @@ after(async () => {
   await fake?.close();
   rmSync(dir, { recursive: true, force: true });
 });
-const t = serveFile([`--audit-policy-file=${policy}`, `--audit-log-path=${auditLog}`]);
+const t = serveFile(auditFlags);
 
 let counter = 0;
 const cms = () => `/api/v1/namespaces/${t.ns}/configmaps`;

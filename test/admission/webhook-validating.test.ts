@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { assertStatus, configMap } from '../helpers/fixtures.ts';
 import { freePort } from '../helpers/free-port.ts';
+import { metadataAuditLog } from '../helpers/audit-log.ts';
 import { serveFile } from '../helpers/server.ts';
 import { auditIdOf, eventsOf } from '../audit/helpers.ts';
 import { configuration, install, startAdmissionWebhook, webhook, type FakeAdmissionWebhook } from './webhook-helper.ts';
@@ -14,10 +13,7 @@ import { configuration, install, startAdmissionWebhook, webhook, type FakeAdmiss
 // failures under each failure policy, the response checks, warnings, audit annotations, dry run,
 // AdmissionReview versions, and webhooks asked in parallel.
 
-const dir = mkdtempSync(path.join(tmpdir(), 'pgkube-vwh-'));
-const policy = path.join(dir, 'policy.yaml');
-const auditLog = path.join(dir, 'audit.log');
-writeFileSync(policy, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n');
+const { dir, auditLog, flags: auditFlags } = metadataAuditLog('pgkube-vwh-');
 let fake: FakeAdmissionWebhook;
 before(async () => {
   fake = await startAdmissionWebhook('validating');
@@ -26,7 +22,7 @@ after(async () => {
   await fake?.close();
   rmSync(dir, { recursive: true, force: true });
 });
-const t = serveFile([`--audit-policy-file=${policy}`, `--audit-log-path=${auditLog}`]);
+const t = serveFile(auditFlags);
 
 let counter = 0;
 const cms = () => `/api/v1/namespaces/${t.ns}/configmaps`;

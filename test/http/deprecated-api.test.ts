@@ -6,23 +6,18 @@
  * request's `deprecatedApi` state (read by the metrics) are checked on kinds of each shape.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { Context } from 'koa';
 import { systemContext } from '../../src/api/request-context.ts';
 import { deprecationWarning, isDeprecated, noteDeprecatedRequest, removedRelease, type DeprecationState } from '../../src/http/deprecation.ts';
 import { componentStatuses } from '../../src/kinds/component-status.ts';
 import { defineKind } from '../../src/registry/kind.ts';
-import { auditAnnotationsOf } from '../helpers/audit-log.ts';
+import { auditAnnotationsOf, metadataAuditLog } from '../helpers/audit-log.ts';
 import type { Reply } from '../helpers/http.ts';
 import { serveFile } from '../helpers/server.ts';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'pgkube-deprecated-api-'));
-const auditLog = path.join(dir, 'audit.log');
-writeFileSync(path.join(dir, 'policy.yaml'), 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n');
-const t = serveFile([`--audit-policy-file=${path.join(dir, 'policy.yaml')}`, `--audit-log-path=${auditLog}`]);
+const { auditLog, flags: auditFlags } = metadataAuditLog('pgkube-deprecated-api-');
+const t = serveFile(auditFlags);
 
 const COMPONENT_STATUS_WARNING = '299 - "v1 ComponentStatus is deprecated in v1.19+"';
 const warningsOf = (res: Reply) => [res.headers.warning ?? []].flat();
