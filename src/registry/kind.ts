@@ -5,6 +5,7 @@ import type { SelectableFields } from '../api/selectors/field-selector.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { DeleteOptions } from './delete-options.ts';
 import { messageSchema, type ObjectSchema } from '../schema/type-schema.ts';
+import type { Table, TableOptions } from './table.ts';
 
 /** The verbs a REST resource can support; routes exist only for the ones a kind lists. */
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
@@ -223,6 +224,35 @@ export interface KindDefinition {
    * audit annotations and metric once the server's release reaches `deprecated` (src/http/deprecation.ts).
    */
   readonly deprecation?: ApiDeprecation;
+  /**
+   * Set on kinds served for a CustomResourceDefinition (src/crd/serving builds them): the CRD as
+   * stored and the version this kind serves. Discovery, OpenAPI and the controllers read what they
+   * need from it (schema, names, subresources, storage version); the generic store never does.
+   */
+  readonly customResource?: CustomResourceInfo;
+  /**
+   * The kind's own Table rendering, instead of `tableColumns` (custom resources: their
+   * additionalPrinterColumns are JSONPath columns with upstream's own layout, src/crd/tables).
+   */
+  readonly table?: TableConvertor;
+  /**
+   * A deprecation warning sent on every request to the kind, independent of releases (a custom
+   * resource version marked `deprecated`: its `deprecationWarning`, or upstream's default text).
+   */
+  readonly deprecationWarning?: string;
+}
+
+/** Renders objects of a kind as a meta.k8s.io Table (what `toTable` in table.ts does from columns). */
+export interface TableConvertor {
+  toTable(objects: readonly KubeObject[], options?: TableOptions): Table;
+}
+
+/** What a custom resource kind was built from. */
+export interface CustomResourceInfo {
+  /** The CustomResourceDefinition (apiextensions.k8s.io/v1 JSON, as stored) the kind serves. */
+  readonly crd: KubeObject;
+  /** The name of the CRD's version this kind serves (`spec.versions[].name`). */
+  readonly version: string;
 }
 
 /** A Kubernetes release, as upstream's API lifecycle names one (major, minor). */

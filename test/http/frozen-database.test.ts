@@ -29,7 +29,9 @@ before(async () => {
     // The flags win over a pooler the test environment may name: this server talks to its own PostgreSQL.
     // Without the garbage collector: its start lists every kind, and a freeze during those lists would
     // leave no pooled connection for the writes this test expects to be sent into the silence.
-    [`--database-url=${url}`, '--database-listen-url=', '--controllers=*,-garbage-collector-controller', ...TIMEOUTS],
+    // A pool larger than the default: the connections warmed below must outnumber whatever background
+    // work (informer relists, the flow-control upkeep, object counts) holds when the freeze comes.
+    [`--database-url=${url}`, '--database-listen-url=', '--database-max-connections=40', '--controllers=*,-garbage-collector-controller', ...TIMEOUTS],
     { database: { url, name: 'postgres', drop: async () => undefined } },
   );
   api = client(srv.url, srv.adminAgent);
@@ -78,8 +80,9 @@ async function untilReady(): Promise<void> {
 test('with PostgreSQL frozen, GET, LIST and POST answer 504 (sent, unanswered) or 503 (never sent) well within the request timeout, /readyz fails fast naming postgres, and afterwards no write is lost or doubled', async () => {
   assert.equal((await api.post(CMS, configMap('before'))).status, 201);
   // Connections opened before the freeze: requests get one at once and send their statements into the silence.
-  // (Pings issued together open one connection each; pg-pool keeps them idle for 10 s.)
-  await Promise.all(Array.from({ length: 10 }, () => srv.server.storage.ping()));
+  // (Pings issued together open one connection each; pg-pool keeps them idle for 10 s.) Thirty: the
+  // four requests below and any background work take some, and a write batch must still find one.
+  await Promise.all(Array.from({ length: 30 }, () => srv.server.storage.ping()));
   const frozen = freezePostgres(pg.pid);
   try {
     const readyz = timed(anon.get('/readyz?verbose'));
