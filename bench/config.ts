@@ -25,7 +25,7 @@ export interface BenchConfig {
   readonly resultsFile: string;
 }
 
-export const MEASURES = ['creates', 'gets', 'authGets', 'applies', 'policies', 'lists', 'watch', 'startup', 'apf'] as const;
+export const MEASURES = ['creates', 'gets', 'authGets', 'applies', 'policies', 'lists', 'watch', 'startup', 'apf', 'customResources'] as const;
 
 function num(name: string, def: number): number {
   const raw = process.env[name];

@@ -14,6 +14,7 @@ import { measureApf } from './apf.ts';
 import { measureApplies } from './applies.ts';
 import { measureAuthGets } from './auth-gets.ts';
 import { measureCreates } from './creates.ts';
+import { measureCustomResources } from './custom-resources.ts';
 import { measureGets } from './gets.ts';
 import { measureLists } from './lists.ts';
 import { measurePolicies } from './policies.ts';
@@ -32,6 +33,7 @@ const MEASURES: Record<string, (ctx: BenchContext) => Promise<Row[]>> = {
   watch: measureWatch,
   startup: measureStartup,
   apf: measureApf,
+  customResources: measureCustomResources,
 };
 
 async function postgresFacts(): Promise<Record<string, string>> {

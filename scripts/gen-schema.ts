@@ -3,7 +3,8 @@
  *
  *   npx tsx scripts/gen-schema.ts [path-to-schema-source-dir]     (default: schema-source/)
  *
- * Reads protobuf.json, markers.json, kinds.json and openapiv2-gnostic.json and writes:
+ * Reads protobuf.json, markers.json, kinds.json and openapiv2-gnostic.json, with the supplements
+ * kube-aggregator.json and apiextensions.json merged in, and writes:
  *   src/schema/generated/messages.json   every message: JSON fields with types, numbers and markers
  *   src/schema/generated/kinds.json      every top-level kind (group, version, plural, scope, lifecycle)
  *   proto/k8s.json                   the protobufjs descriptor of the API messages (for a protobuf codec)
@@ -62,6 +63,18 @@ const INLINE_FIELDS: Readonly<Record<string, readonly string[]>> = {
  */
 const JSON_NAMES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   'k8s.io.api.authentication.v1.BoundObjectReference': { uID: 'uid' },
+  // JSON Schema's own keywords and the Kubernetes extensions are not protobuf identifiers.
+  'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps': {
+    schema: '$schema',
+    ref: '$ref',
+    xKubernetesPreserveUnknownFields: 'x-kubernetes-preserve-unknown-fields',
+    xKubernetesEmbeddedResource: 'x-kubernetes-embedded-resource',
+    xKubernetesIntOrString: 'x-kubernetes-int-or-string',
+    xKubernetesListMapKeys: 'x-kubernetes-list-map-keys',
+    xKubernetesListType: 'x-kubernetes-list-type',
+    xKubernetesMapType: 'x-kubernetes-map-type',
+    xKubernetesValidations: 'x-kubernetes-validations',
+  },
 };
 
 /** Messages that embed TypeMeta although they carry no `metadata` field. */
@@ -286,6 +299,7 @@ function main(): void {
   const kindsJson = readJson('kinds.json');
   const gnosticJson = readJson('openapiv2-gnostic.json');
   mergeSupplement(protoJson, markersJson, kindsJson, readJson('kube-aggregator.json'));
+  mergeSupplement(protoJson, markersJson, kindsJson, readJson('apiextensions.json'));
   const release: string = protoJson.release ?? kindsJson.release ?? 'unknown';
 
   const kindMessages = new Set<string>();

@@ -20,6 +20,7 @@ import { Compactor } from './storage/postgres/compactor.ts';
 import type { Database } from './storage/postgres/database.ts';
 import type { PostgresStorage } from './storage/postgres/postgres-storage.ts';
 import { buildApi } from './startup/build-api.ts';
+import { startCrdServing } from './crd/serving/crd-serving.ts';
 import { healthChecks } from './startup/health.ts';
 import { listen } from './startup/listen.ts';
 import { openStorage } from './startup/open-storage.ts';
@@ -75,6 +76,8 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
   const metrics = new ServerMetrics({ showHiddenMetricsForVersion: config.showHiddenMetricsForVersion, pool: database.pool });
   closers.add('metrics', () => metrics.close());
   const { surface, namespaceView } = await buildApi(config, metrics.timed(storage), logger, closers);
+  // Custom resources of the stored CRDs are served before the server listens, and follow every CRD change.
+  await startCrdServing({ surface, logger, closers });
   startCompactor(config, database, logger, closers);
   const pki = await ensurePki({ dir: path.join(config.dataDir, 'pki'), bindAddress: config.bindAddress, extraNames: config.tlsExtraSans });
   for (const change of pki.changes) logger.info(change, 'pki');

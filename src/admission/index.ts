@@ -31,6 +31,12 @@ export interface AdmissionDeps {
    */
   readonly storage: Storage;
   readonly kinds: readonly KindDefinition[];
+  /**
+   * The kinds served right now, custom resource kinds included (they come and go); `kinds` until
+   * the API surface exists. What must know every served kind (matchPolicy Equivalent, a policy's
+   * paramKind, owner references' kinds) reads this rather than `kinds`.
+   */
+  readonly servedKinds?: () => readonly KindDefinition[];
   readonly config: Config;
   readonly logger: Logger;
 }

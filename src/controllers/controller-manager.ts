@@ -13,6 +13,7 @@ import { ResourceQuotaController } from './resource-quota-controller.ts';
 import { ServiceAccountController } from './service-account-controller.ts';
 import { TokenCleaner } from './token-cleaner.ts';
 import { VALIDATING_ADMISSION_POLICY_STATUS, ValidatingAdmissionPolicyStatusController } from './validating-admission-policy-status.ts';
+import { CrdControllers } from './crd/crd-controllers.ts';
 
 export interface Controllers {
   readonly elector?: LeaderElector;
@@ -76,6 +77,10 @@ export async function startControllers(options: ControllerOptions): Promise<Cont
   const flowSchemas = options.surface.findStore('flowcontrol.apiserver.k8s.io', 'flowschemas');
   const priorityLevels = options.surface.findStore('flowcontrol.apiserver.k8s.io', 'prioritylevelconfigurations');
   if (flowSchemas && priorityLevels) runnables.push(new FlowSchemaDanglingController(flowSchemas, priorityLevels, options.logger));
+  // apiextensions-apiserver's CRD controllers (naming, establishing, conditions, finalizer) are the
+  // API server's own, so no --controllers name turns them off; here the leader alone runs them.
+  const crds = options.surface.findStore('apiextensions.k8s.io', 'customresourcedefinitions');
+  if (crds) runnables.push(new CrdControllers(options.surface, crds, options.logger));
   const startAll = () => {
     for (const r of runnables) {
       Promise.resolve(r.start()).catch((err: unknown) => options.logger.warn({ err }, 'controller failed to start'));

@@ -152,7 +152,10 @@ export class NamespaceController {
       const ref = storageRefOf(kind);
       if (visited.has(`${ref.group}/${ref.resource}`)) continue;
       visited.add(`${ref.group}/${ref.resource}`);
-      const store = this.#surface.storeFor(kind.group, kind.plural);
+      // Custom resource kinds come and go while a pass runs: one no longer served is skipped (its
+      // objects, if any, are found again once it is served, or were its CRD's to delete).
+      const store = this.#surface.findStore(kind.group, kind.plural);
+      if (!store) continue;
       const label = `${kind.plural}.${kind.group}`;
       let after: { namespace: string; name: string } | undefined;
       for (;;) {

@@ -35,7 +35,7 @@ function isMap(v: unknown): v is Record<string, unknown> {
 }
 
 /** Splits a path on periods, ignoring the leading one. */
-function splitPath(path: string): string[] {
+export function splitPath(path: string): string[] {
   return (path.startsWith('.') ? path.slice(1) : path).split('.');
 }
 
@@ -57,7 +57,7 @@ function nestedField(obj: unknown, fields: string[]): { found: boolean; value?: 
   return { found: true, value: val };
 }
 
-function nestedInt64(obj: unknown, fields: string[]): number | undefined {
+export function nestedInt64(obj: unknown, fields: string[]): number | undefined {
   const { found, value } = nestedField(obj, fields);
   if (!found) return undefined;
   // Decoded JSON holds integral numbers as int64; anything else (float64, string, null) is refused.
@@ -67,7 +67,7 @@ function nestedInt64(obj: unknown, fields: string[]): number | undefined {
   return value;
 }
 
-function nestedString(obj: unknown, fields: string[]): string | undefined {
+export function nestedString(obj: unknown, fields: string[]): string | undefined {
   const { found, value } = nestedField(obj, fields);
   if (!found) return undefined;
   if (typeof value !== 'string') {

@@ -75,6 +75,11 @@ export function noteDeprecatedRequest(
   info: Pick<RequestInfo, 'apiGroup' | 'apiVersion' | 'resource' | 'subresource'>,
   context: RequestContext,
 ): void {
+  // A custom resource's deprecated version: its own text, as the CRD handler adds it (no lifecycle behind it).
+  if (kind.deprecationWarning !== undefined) {
+    context.warnings.unshift(kind.deprecationWarning);
+    return;
+  }
   if (!isDeprecated(kind)) return;
   context.warnings.unshift(deprecationWarning(kind));
   const removed = removedRelease(kind);

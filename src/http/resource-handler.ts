@@ -44,6 +44,11 @@ export function resourceHandler(surface: ApiSurface, settings: HandlerSettings, 
     if (!entry) throw notFoundError();
     const { kind, store } = entry;
     const verb = info.verb as Verb;
+    const context = requestContextOf(ctx, info, settings.featureGates, settings.auth);
+    // A custom resource's deprecated version warns on every request its CRD handler gets, before
+    // any routing: subresources (status, and scale though it is a Scale) and refused requests too.
+    const crdWarning = kind.deprecationWarning !== undefined;
+    if (crdWarning) noteDeprecatedRequest(ctx, kind, info, context);
     if (info.parts.length > 0) throw notFoundError();
     const sub = info.subresource ? subresourceOf(kind, info.subresource) : undefined;
     if (info.subresource) {
@@ -57,7 +62,6 @@ export function resourceHandler(surface: ApiSurface, settings: HandlerSettings, 
       if (info.name && verb !== 'list' && verb !== 'watch') throw notFoundError();
       if (verb !== 'list' && verb !== 'watch') throw methodNotAllowed();
     }
-    const context = requestContextOf(ctx, info, settings.featureGates, settings.auth);
     const scope: RequestScope = { kind, store, info, context, settings, logger };
     if (sub?.respond && verb === 'create') {
       if (!info.name) throw methodNotAllowed();
@@ -71,7 +75,7 @@ export function resourceHandler(surface: ApiSurface, settings: HandlerSettings, 
     if ((verb === 'update' || verb === 'patch') && !info.name) throw methodNotAllowed();
     // Routed: a deprecated version is marked now (a request no route serves above is not). A
     // subresource of a kind of its own (scale, eviction) carries that kind's lifecycle, not the parent's.
-    if (!sub?.kind) noteDeprecatedRequest(ctx, kind, info, context);
+    if (!sub?.kind && !crdWarning) noteDeprecatedRequest(ctx, kind, info, context);
     // Counted in the request metrics from here on, as upstream counts what reached a route.
     markRouted(ctx, kind);
     await HANDLERS[verb](ctx, scope);

@@ -23,6 +23,7 @@ import { runtimeClasses } from './runtime-class.ts';
 import { limitRanges } from './limit-range.ts';
 import { resourceQuotas } from './resource-quota.ts';
 import { apiServices } from './api-service.ts';
+import { customResourceDefinitions } from './custom-resource-definition.ts';
 import { storageVersionMigrations } from './storage-version-migration.ts';
 import { flowSchemas } from './flow-schema.ts';
 import { priorityLevelConfigurations } from './priority-level-configuration.ts';
@@ -43,4 +44,4 @@ import { selfSubjectAccessReviews } from './self-subject-access-review.ts';
 import { selfSubjectRulesReviews } from './self-subject-rules-review.ts';
 
 /** Every kind this server can serve; `--runtime-config` decides which are enabled. */
-export const builtinKinds: readonly KindDefinition[] = [namespaces, configMaps, secrets, serviceAccounts, coreEvents, events, leases, csiDrivers, csiNodes, csiStorageCapacities, componentStatuses, ipAddresses, leaseCandidates, roles, roleBindings, clusterRoles, clusterRoleBindings, networkPolicies, serviceCIDRs, podDisruptionBudgets, runtimeClasses, limitRanges, resourceQuotas, apiServices, storageVersionMigrations, flowSchemas, priorityLevelConfigurations, validatingAdmissionPolicies, validatingAdmissionPolicyBindings, validatingWebhookConfigurations, mutatingWebhookConfigurations, persistentVolumes, persistentVolumeClaims, volumeAttachments, nodes, pods, selfSubjectReviews, tokenReviews, subjectAccessReviews, localSubjectAccessReviews, selfSubjectAccessReviews, selfSubjectRulesReviews];
+export const builtinKinds: readonly KindDefinition[] = [namespaces, configMaps, secrets, serviceAccounts, coreEvents, events, leases, csiDrivers, csiNodes, csiStorageCapacities, componentStatuses, ipAddresses, leaseCandidates, roles, roleBindings, clusterRoles, clusterRoleBindings, networkPolicies, serviceCIDRs, podDisruptionBudgets, runtimeClasses, limitRanges, resourceQuotas, apiServices, customResourceDefinitions, storageVersionMigrations, flowSchemas, priorityLevelConfigurations, validatingAdmissionPolicies, validatingAdmissionPolicyBindings, validatingWebhookConfigurations, mutatingWebhookConfigurations, persistentVolumes, persistentVolumeClaims, volumeAttachments, nodes, pods, selfSubjectReviews, tokenReviews, subjectAccessReviews, localSubjectAccessReviews, selfSubjectAccessReviews, selfSubjectRulesReviews];

@@ -1,4 +1,4 @@
-import { badRequest } from '../api/errors.ts';
+import { badRequest, invalid } from '../api/errors.ts';
 import type { KubeObject } from '../api/types.ts';
 import { apiVersionOf, type KindDefinition } from './kind.ts';
 import { dropNullFields } from './null-fields.ts';
@@ -19,8 +19,22 @@ export function checkTypeMeta(kind: KindDefinition, body: KubeObject): void {
   const apiVersion = body.apiVersion == null || body.apiVersion === '' ? expected : String(body.apiVersion);
   const version = apiVersion.slice(apiVersion.indexOf('/') + 1);
   const cannot = `${bodyKind} in version ${JSON.stringify(version)} cannot be handled as a ${kind.kind}`;
+  if (kind.decode) {
+    // Unstructured decoding takes any kind: the handler checks the group version, validation the kind.
+    if (apiVersion !== expected) throw badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${expected})`);
+    if (bodyKind !== kind.kind) {
+      const name = typeof body.metadata?.name === 'string' ? body.metadata.name : '';
+      throw invalid(kind.group, kind.kind, name, [{ type: 'FieldValueInvalid', field: 'kind', value: bodyKind, detail: `must be ${kind.kind}` }]);
+    }
+  }
   if (bodyKind !== kind.kind || apiVersion !== expected) {
     throw badRequest(`${cannot}: no kind ${JSON.stringify(bodyKind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "pkg/api/legacyscheme/scheme.go:30"`);
+  }
+  // A kind without Go types (custom resources) decodes as unstructured JSON: its own decoder prunes
+  // and drops nulls by its schema, and types are judged by its validation.
+  if (kind.decode) {
+    kind.decode(body);
+    return;
   }
   const typeError = findTypeError(kind.schema, body);
   if (typeError) throw badRequest(`${cannot}: ${typeError}`);

@@ -91,6 +91,14 @@ export interface DeleteStrategy {
    * the generic one (src/registry/gc-finalizers.ts): the new finalizers, or undefined for no change.
    */
   garbageCollectionFinalizers?(obj: KubeObject, options: DeleteOptions): string[] | undefined;
+  /**
+   * A kind whose first delete only marks the object, whatever its finalizers and the options'
+   * propagation say (CustomResourceDefinition: its custom resources go first, then its finalizer
+   * controller lets it go). The store sets deletionTimestamp (no grace period, no new generation)
+   * on a copy of the stored object, this hook adds what the kind needs (finalizer, condition), and
+   * the store writes it after preconditions and admission. Later deletes take the usual path.
+   */
+  markOnFirstDelete?(ctx: RequestContext, obj: KubeObject): void;
 }
 
 /** A kind's subresource update: builds the object to store from the body and the stored object. */
@@ -154,6 +162,39 @@ export interface SubresourceDefinition {
   readonly strategy?: SubresourceStrategy;
   /** Set for subresources that answer a POST with their own code rather than updating the parent. */
   readonly respond?: SubresourceResponder;
+  /**
+   * Set for subresources whose body is another kind read from and written into the parent object
+   * (a custom resource's scale): get answers `toSubresource(parent)`; update and patch decode (or
+   * patch) a body of `mapping.kind`, write `fromSubresource(body, parent)` through the parent's store
+   * (with `strategy`), and answer the stored parent mapped again.
+   */
+  readonly mapping?: SubresourceMapping;
+}
+
+/** How a subresource of another kind maps to and from its parent object (see SubresourceDefinition.mapping). */
+export interface SubresourceMapping {
+  /** The kind of the subresource's bodies: decoded, validated against and encoded as it. */
+  readonly kind: KindDefinition;
+  /** The subresource object of a stored parent (throws an ApiError when the parent has none). */
+  toSubresource(parent: KubeObject): KubeObject;
+  /** The object an update or patch starts from (toSubresource when undefined). */
+  forUpdate?(parent: KubeObject): KubeObject;
+  /** The parent with the body written into it (a copy); throws an ApiError for a body it refuses. */
+  fromSubresource(body: KubeObject, parent: KubeObject): KubeObject;
+  /**
+   * How the parent's managedFields are seen from the subresource's object and written back
+   * (upstream's ScaleHandler): with it, writes are tracked by a field manager of the subresource's
+   * kind and server-side apply is served.
+   */
+  readonly managedFields?: SubresourceManagedFields;
+}
+
+/** managedFields moved between a parent and a subresource of another kind (see SubresourceMapping.managedFields). */
+export interface SubresourceManagedFields {
+  /** The subresource object's entries, from the parent's (`parent` in the served version). */
+  toSubresource(parent: KubeObject): unknown[] | undefined;
+  /** The parent's entries once the subresource's field manager left `entries`. */
+  toParent(parent: KubeObject, entries: unknown): unknown[] | undefined;
 }
 
 /**
@@ -240,6 +281,13 @@ export interface KindDefinition {
    * resource version marked `deprecated`: its `deprecationWarning`, or upstream's default text).
    */
   readonly deprecationWarning?: string;
+  /**
+   * The decoder of a kind without Go types (custom resources), used instead of the type schema's
+   * walkers (type errors, unknown fields, nulls): it prunes what the kind's schema does not specify and
+   * returns those paths, sorted (fieldValidation reports them), drops nulls and coerces embedded
+   * metadata, in place. Malformed metadata throws an ApiError (400).
+   */
+  readonly decode?: (obj: KubeObject) => string[];
 }
 
 /** Renders objects of a kind as a meta.k8s.io Table (what `toTable` in table.ts does from columns). */

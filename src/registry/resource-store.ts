@@ -284,6 +284,20 @@ export class ResourceStore {
       const grace = this.#gracefulDelete(ctx, obj, options);
       if (grace.pending) return { gone: false, object: current };
       await this.#admitDelete(ctx, namespace, name, obj, options);
+      const firstDeleteMark = this.kind.deleteStrategy.markOnFirstDelete;
+      if (firstDeleteMark && !obj.metadata.deletionTimestamp) {
+        // The kind's own first delete (see DeleteStrategy.markOnFirstDelete): marked, never removed here.
+        const next = cloneJson(obj);
+        next.metadata.deletionTimestamp = nowTimestamp();
+        firstDeleteMark(ctx, next);
+        if (ctx.dryRun) return { gone: false, object: { object: next, text: JSON.stringify(next), resourceVersion: current.resourceVersion } };
+        try {
+          return { gone: false, object: await this.storage.update(key, next, current.resourceVersion) };
+        } catch (err) {
+          if (err instanceof StorageError && err.code === 'Conflict') continue;
+          throw this.#toApiError(err, name);
+        }
+      }
 
       // The garbage collector's finalizers follow the propagation policy (src/registry/gc-finalizers.ts).
       const gcFinalizers = garbageCollectionFinalizers(this.kind, obj, options);

@@ -1,4 +1,4 @@
-import type { StoredKubeObject } from '../api/types.ts';
+import type { KubeObject, StoredKubeObject } from '../api/types.ts';
 import type {
   ListCursor,
   ListOptions,
@@ -14,6 +14,23 @@ import type {
 } from '../storage/storage.ts';
 import type { KindDefinition, StorageMapping } from './kind.ts';
 import { storedObjectCheck } from './stored-object-check.ts';
+
+/**
+ * A storage mapping whose conversion may have to wait (a custom resource's conversion webhook): the
+ * storage view then converts through these instead of the synchronous functions, which stay for
+ * callers that cannot wait (admission's equivalent-resource matching) and may throw. Errors thrown
+ * here reach the client as they are (make them ApiErrors).
+ */
+export interface AsyncStorageMapping extends StorageMapping {
+  /** One object in the served form to the stored form. */
+  toStorageAsync(obj: KubeObject): Promise<KubeObject>;
+  /** Stored objects to the served form, in order; a list page or a cursor batch goes in one call. */
+  fromStorageAsync(objs: readonly KubeObject[]): Promise<KubeObject[]>;
+}
+
+function isAsync(m: StorageMapping): m is AsyncStorageMapping {
+  return typeof (m as Partial<AsyncStorageMapping>).fromStorageAsync === 'function' && typeof (m as Partial<AsyncStorageMapping>).toStorageAsync === 'function';
+}
 
 /** Where a kind's objects live: its own resource, or the one its storage mapping names. */
 export function storageRefOf(kind: KindDefinition): ResourceRef {
@@ -31,20 +48,51 @@ export function storageRefOf(kind: KindDefinition): ResourceRef {
  * rows that were changed outside the server; a converted kind's rows are the stored kind's.
  */
 export function storageFor(kind: KindDefinition, storage: Storage): Storage {
-  if (kind.storage) return new ConvertingStorage(storage, kind.storage);
+  if (kind.storage) return isAsync(kind.storage) ? new AsyncConvertingStorage(storage, kind.storage) : new ConvertingStorage(storage, kind.storage);
   if (!kind.computed && !kind.respond) storage.registerReadCheck?.(storageRefOf(kind), storedObjectCheck(kind));
   return storage;
 }
 
-class ConvertingStorage implements Storage {
+/**
+ * What every view of storage passes through untouched: versions, health, and a close that leaves
+ * the shared storage open (the view does not own it).
+ */
+abstract class StorageView {
+  protected readonly inner: Storage;
+
+  constructor(inner: Storage) {
+    this.inner = inner;
+  }
+
+  waitForVersion(version: number): Promise<void> {
+    return this.inner.waitForVersion(version);
+  }
+
+  currentVersion(): Promise<number> {
+    return this.inner.currentVersion();
+  }
+
+  compactedVersion(): Promise<number> {
+    return this.inner.compactedVersion();
+  }
+
+  ping(): Promise<void> {
+    return this.inner.ping();
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+class ConvertingStorage extends StorageView implements Storage {
   static #views = 0;
   /** Keeps this view's shared watch memos apart from the stored form's and any other view's. */
   readonly #memoPrefix = `view${ConvertingStorage.#views++}:`;
-  readonly #inner: Storage;
   readonly #m: StorageMapping;
 
   constructor(inner: Storage, mapping: StorageMapping) {
-    this.#inner = inner;
+    super(inner);
     this.#m = mapping;
   }
 
@@ -66,17 +114,17 @@ class ConvertingStorage implements Storage {
   }
 
   async get(key: ObjectKey): Promise<StoredObject | null> {
-    const found = await this.#inner.get(this.#key(key));
+    const found = await this.inner.get(this.#key(key));
     return found ? this.#out(found) : null;
   }
 
   async list(_ref: ResourceRef, options: ListOptions): Promise<ListResult> {
-    const result = await this.#inner.list(this.#ref(), options);
+    const result = await this.inner.list(this.#ref(), options);
     return { ...result, items: result.items.map((t) => JSON.stringify(this.#m.fromStorage(JSON.parse(t)))) };
   }
 
   async openList(_ref: ResourceRef, options: ListOptions): Promise<ListCursor> {
-    const cursor = await this.#inner.openList(this.#ref(), options);
+    const cursor = await this.inner.openList(this.#ref(), options);
     const from = this.#m.fromStorage;
     return {
       resourceVersion: cursor.resourceVersion,
@@ -87,25 +135,25 @@ class ConvertingStorage implements Storage {
   }
 
   async create(key: ObjectKey, object: StoredKubeObject, options?: { requireNamespace?: boolean }): Promise<StoredObject> {
-    return this.#out(await this.#inner.create(this.#key(key), this.#in(object), options));
+    return this.#out(await this.inner.create(this.#key(key), this.#in(object), options));
   }
 
   async update(key: ObjectKey, object: StoredKubeObject, expectedVersion?: number, expectedUid?: string): Promise<StoredObject> {
-    return this.#out(await this.#inner.update(this.#key(key), this.#in(object), expectedVersion, expectedUid));
+    return this.#out(await this.inner.update(this.#key(key), this.#in(object), expectedVersion, expectedUid));
   }
 
   async delete(key: ObjectKey, expectedVersion?: number, expectedUid?: string): Promise<StoredObject> {
-    return this.#out(await this.#inner.delete(this.#key(key), expectedVersion, expectedUid));
+    return this.#out(await this.inner.delete(this.#key(key), expectedVersion, expectedUid));
   }
 
   deleteUnreadable(key: ObjectKey, expectedVersion: number, message: string): Promise<number> {
-    if (!this.#inner.deleteUnreadable) return Promise.reject(new Error('the storage cannot delete unreadable objects'));
-    return this.#inner.deleteUnreadable(this.#key(key), expectedVersion, message);
+    if (!this.inner.deleteUnreadable) return Promise.reject(new Error('the storage cannot delete unreadable objects'));
+    return this.inner.deleteUnreadable(this.#key(key), expectedVersion, message);
   }
 
   watch(_ref: ResourceRef, options: WatchOptions, listener: WatchListener): Promise<WatchHandle> {
     const from = this.#m.fromStorage;
-    return this.#inner.watch(this.#ref(), options, {
+    return this.inner.watch(this.#ref(), options, {
       onEvent: (ev) => {
         // Converted once per change and shared by every watcher of this view (keys kept apart from the stored form's).
         const prefix = this.#memoPrefix;
@@ -126,23 +174,171 @@ class ConvertingStorage implements Storage {
     });
   }
 
-  waitForVersion(version: number): Promise<void> {
-    return this.#inner.waitForVersion(version);
+}
+
+/** Changes a watcher may have waiting for conversion before it counts as one that cannot keep up. */
+const MAX_CONVERTING_EVENTS = 1000;
+
+/**
+ * The converting view for mappings that convert asynchronously (AsyncStorageMapping). Lists convert
+ * a page (or a cursor's batch) in one call, as upstream hands a conversion webhook a whole list.
+ * Watch events are converted once per change for every watcher of this view and delivered in the
+ * order they happened, whatever order their conversions finish in; a bookmark never claims a
+ * version whose event is still converting. A change that fails to convert ends the watch, as
+ * upstream's watch stops at an event it cannot encode.
+ */
+class AsyncConvertingStorage extends StorageView implements Storage {
+  static #views = 0;
+  readonly #memoPrefix = `async-view${AsyncConvertingStorage.#views++}:`;
+  readonly #m: AsyncStorageMapping;
+
+  constructor(inner: Storage, mapping: AsyncStorageMapping) {
+    super(inner);
+    this.#m = mapping;
   }
 
-  currentVersion(): Promise<number> {
-    return this.#inner.currentVersion();
+  #ref(): ResourceRef {
+    return { group: this.#m.group, resource: this.#m.resource };
   }
 
-  compactedVersion(): Promise<number> {
-    return this.#inner.compactedVersion();
+  #key(key: ObjectKey): ObjectKey {
+    return { ...key, ...this.#ref() };
   }
 
-  ping(): Promise<void> {
-    return this.#inner.ping();
+  async #out(stored: StoredObject): Promise<StoredObject> {
+    const [object] = (await this.#m.fromStorageAsync([stored.object])) as StoredKubeObject[];
+    return { object: object!, text: JSON.stringify(object), resourceVersion: stored.resourceVersion };
   }
 
-  close(): Promise<void> {
-    return Promise.resolve();
+  async #texts(texts: readonly string[]): Promise<string[]> {
+    if (texts.length === 0) return [];
+    const out = await this.#m.fromStorageAsync(texts.map((t) => JSON.parse(t) as KubeObject));
+    return out.map((o) => JSON.stringify(o));
   }
+
+  async #in(object: StoredKubeObject): Promise<StoredKubeObject> {
+    return (await this.#m.toStorageAsync(object)) as StoredKubeObject;
+  }
+
+  async get(key: ObjectKey): Promise<StoredObject | null> {
+    const found = await this.inner.get(this.#key(key));
+    return found ? this.#out(found) : null;
+  }
+
+  async list(_ref: ResourceRef, options: ListOptions): Promise<ListResult> {
+    const result = await this.inner.list(this.#ref(), options);
+    return { ...result, items: await this.#texts(result.items) };
+  }
+
+  async openList(_ref: ResourceRef, options: ListOptions): Promise<ListCursor> {
+    const cursor = await this.inner.openList(this.#ref(), options);
+    // The first batch is converted before the answer starts, so that a conversion that fails (a
+    // webhook down) is answered with its status rather than a list cut off halfway.
+    let first: string[] | undefined;
+    try {
+      first = await this.#texts(await cursor.next());
+    } catch (err) {
+      await cursor.close();
+      throw err;
+    }
+    return {
+      resourceVersion: cursor.resourceVersion,
+      unreadable: cursor.unreadable,
+      next: async () => {
+        if (first) {
+          const batch = first;
+          first = undefined;
+          return batch;
+        }
+        return this.#texts(await cursor.next());
+      },
+      close: () => cursor.close(),
+    };
+  }
+
+  async create(key: ObjectKey, object: StoredKubeObject, options?: { requireNamespace?: boolean }): Promise<StoredObject> {
+    return this.#out(await this.inner.create(this.#key(key), await this.#in(object), options));
+  }
+
+  async update(key: ObjectKey, object: StoredKubeObject, expectedVersion?: number, expectedUid?: string): Promise<StoredObject> {
+    return this.#out(await this.inner.update(this.#key(key), await this.#in(object), expectedVersion, expectedUid));
+  }
+
+  async delete(key: ObjectKey, expectedVersion?: number, expectedUid?: string): Promise<StoredObject> {
+    const gone = await this.inner.delete(this.#key(key), expectedVersion, expectedUid);
+    // The object is gone whatever its conversion does: a failed one answers with the stored form.
+    return this.#out(gone).catch(() => gone);
+  }
+
+  deleteUnreadable(key: ObjectKey, expectedVersion: number, message: string): Promise<number> {
+    if (!this.inner.deleteUnreadable) return Promise.reject(new Error('the storage cannot delete unreadable objects'));
+    return this.inner.deleteUnreadable(this.#key(key), expectedVersion, message);
+  }
+
+  async watch(_ref: ResourceRef, options: WatchOptions, listener: WatchListener): Promise<WatchHandle> {
+    const prefix = this.#memoPrefix;
+    const from = (o: StoredKubeObject) => this.#m.fromStorageAsync([o]).then(([c]) => c as StoredKubeObject);
+    // Deliveries run one after another on this chain, in the order the changes came.
+    let tail: Promise<void> = Promise.resolve();
+    let waiting = 0;
+    let delivered = options.fromVersion;
+    let closed = false;
+    let inner: WatchHandle | undefined;
+    const close = (reason: Parameters<WatchListener['onClose']>[0], detail?: string) => {
+      if (closed) return;
+      closed = true;
+      inner?.stop();
+      listener.onClose(reason, detail);
+    };
+    inner = await this.inner.watch(this.#ref(), options, {
+      onEvent: (ev) => {
+        if (closed) return;
+        if (waiting >= MAX_CONVERTING_EVENTS) {
+          close('slow');
+          return;
+        }
+        // One conversion per change, shared by every watcher of this view.
+        const converting = ev.memo(`${prefix}converting`, () => from(ev.object));
+        converting.catch(() => undefined);
+        waiting++;
+        tail = tail.then(async () => {
+          let object: StoredKubeObject;
+          try {
+            object = await converting;
+          } catch {
+            close('stopped');
+            return;
+          } finally {
+            waiting--;
+          }
+          if (closed) return;
+          delivered = ev.resourceVersion;
+          const delivery: WatchDelivery = {
+            type: ev.type,
+            resourceVersion: ev.resourceVersion,
+            object,
+            text: () => ev.memo(`${prefix}text`, () => JSON.stringify(object)),
+            memo: (key, build) => ev.memo(`${prefix}${key}`, build),
+          };
+          if (listener.onEvent(delivery) === false) close('slow');
+        });
+      },
+      // Events already waiting go out first; a slow consumer is cut off at once.
+      onClose: (reason, detail) => {
+        if (reason === 'slow') close(reason, detail);
+        else tail = tail.then(() => close(reason, detail));
+      },
+      room: () => (waiting > 0 ? tail.then(() => listener.room?.()) : listener.room?.()),
+    });
+    if (closed) inner.stop();
+    const handle = inner;
+    return {
+      currentVersion: () => (waiting > 0 ? delivered : handle.currentVersion()),
+      stop: () => {
+        closed = true;
+        handle.stop();
+      },
+    };
+  }
+
 }

@@ -79,6 +79,7 @@ const NAME_COLUMN: TableColumnDefinition = {
  * toTable(configMaps, list.items, { listMeta: list.metadata })
  */
 export function toTable(kind: KindDefinition, objects: readonly KubeObject[], options: TableOptions = {}): Table {
+  if (kind.table) return kind.table.toTable(objects, options);
   const version = options.version ?? 'v1';
   const includeObject = options.includeObject ?? 'Metadata';
   const custom = kind.tableColumns.length > 0;
@@ -140,6 +141,7 @@ function ownsLayout(kind: KindDefinition): boolean {
 
 /** The column definitions `toTable` produces for a kind. */
 export function columnDefinitions(kind: KindDefinition): TableColumnDefinition[] {
+  if (kind.table) return kind.table.toTable([]).columnDefinitions;
   if (ownsLayout(kind)) {
     return kind.tableColumns.map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: c.description, priority: c.priority ?? 0 }));
   }

@@ -76,6 +76,12 @@ export interface ObjectSchema {
   readonly atomic: boolean;
   /** Its JSON fields (inline-embedded structs flattened), in declaration order. */
   readonly fields: ReadonlyMap<string, FieldNode>;
+  /**
+   * The schema of fields it does not declare, when it keeps them (a CRD's
+   * x-kubernetes-preserve-unknown-fields beside properties: server-side apply tracks them as deduced
+   * values); without it an undeclared field is a schema error. Built-in kinds never set it.
+   */
+  readonly otherFields?: TypeSchema;
 }
 
 export type TypeSchema = AnySchema | StringSchema | IntegerSchema | NumberSchema | BooleanSchema | IntOrStringSchema | ArraySchema | MapSchema | ObjectSchema;

@@ -9,6 +9,7 @@ import { admissionPluginNames, startAdmission } from '../admission/index.ts';
 import type { Closers } from '../closers.ts';
 import type { Config } from '../config.ts';
 import { builtinKinds } from '../kinds/index.ts';
+import type { KindDefinition } from '../registry/kind.ts';
 import { namespaces } from '../kinds/namespace.ts';
 import { ApiSurface } from '../registry/api-surface.ts';
 import { Informer } from '../registry/informer.ts';
@@ -29,17 +30,21 @@ export async function buildApi(config: Config, storage: Storage, logger: Logger,
   const namespaceView = new Informer(namespaceStore, { logger });
   await namespaceView.start();
   closers.add('namespace-informer', () => namespaceView.stop());
+  // Admission exists before the surface: it reads the served kinds through this, the surface's once there.
+  let servedKinds: () => readonly KindDefinition[] = () => kinds;
   const admission = await startAdmission(admissionPluginNames(config.enableAdmissionPlugins, config.disableAdmissionPlugins), {
     namespaces: namespaceStore,
     namespaceView,
     storage,
     kinds,
+    servedKinds: () => servedKinds(),
     config,
     logger,
   });
   closers.add('admission', () => admission.stop());
   logger.info({ plugins: admission.chain.names }, 'admission plugins');
   const surface = new ApiSurface(kinds, storage, admission.chain);
+  servedKinds = () => surface.kinds;
   const seeded = await seedBootstrapNamespaces(storage);
   if (seeded.length > 0) logger.info({ namespaces: seeded }, 'created bootstrap namespaces');
   // Whenever the RBAC API is served, as upstream's post-start hook does, whatever the authorizers.

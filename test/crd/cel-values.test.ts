@@ -108,7 +108,7 @@ describe('schema errors that keep rules from running (hasBlockingErr)', () => {
     for (const type of ['FieldValueTypeInvalid', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueNotSupported'] as const) {
       const e = blockingError([{ type, field: 'spec.x' }]);
       assert.ok(e);
-      assert.equal(`${e.field}: ${fieldErrorText(e)}`, ': Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation');
+      assert.equal(`${e.field}: ${fieldErrorText(e)}`, '<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation');
     }
   });
   it('does not block on other errors', () => {

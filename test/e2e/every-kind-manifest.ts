@@ -1,7 +1,7 @@
 /**
  * One valid object of every kind the server serves, as a kubectl manifest. Cluster-scoped names
  * carry a per-run suffix (each kubectl version creates its own set); `n` varies the names that must
- * have a fixed shape (IP addresses, APIService names).
+ * have a fixed shape (IP addresses, APIService and CustomResourceDefinition names).
  */
 export interface ManifestObject {
   readonly resource: string;
@@ -79,6 +79,38 @@ export function everyKindManifest(suffix: string, n: number, namespace: string):
         kind: 'APIService',
         metadata: { name: `v1.x${suffix}.example.com` },
         spec: { group: `x${suffix}.example.com`, version: 'v1', groupPriorityMinimum: 1000, versionPriority: 15, service: { namespace: 'default', name: 'api' }, insecureSkipTLSVerify: true },
+      },
+    },
+    {
+      // Named <plural>.<group>: the group carries the suffix.
+      resource: 'customresourcedefinitions',
+      object: {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: `gadgets.e2e${suffix}.example.com` },
+        spec: {
+          group: `e2e${suffix}.example.com`,
+          names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', shortNames: ['gdg'] },
+          scope: 'Namespaced',
+          versions: [
+            {
+              name: 'v1',
+              served: true,
+              storage: true,
+              subresources: { status: {} },
+              additionalPrinterColumns: [{ name: 'Size', type: 'integer', jsonPath: '.spec.size' }],
+              schema: {
+                openAPIV3Schema: {
+                  type: 'object',
+                  properties: {
+                    spec: { type: 'object', properties: { size: { type: 'integer', minimum: 1, default: 1 }, color: { type: 'string', enum: ['red', 'blue'] } } },
+                    status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+                  },
+                },
+              },
+            },
+          ],
+        },
       },
     },
     { resource: 'storageversionmigrations', object: { apiVersion: 'storagemigration.k8s.io/v1alpha1', kind: 'StorageVersionMigration', metadata: { name: name('configmaps') }, spec: { resource: { group: '', version: 'v1', resource: 'configmaps' } } } },

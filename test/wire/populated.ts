@@ -2,6 +2,13 @@ import type { KindDefinition } from '../../src/registry/kind.ts';
 import { apiVersionOf } from '../../src/registry/kind.ts';
 import type { TypeSchema } from '../../src/schema/type-schema.ts';
 
+const APIEXTENSIONS = 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1';
+const UNION_VALUES: Readonly<Record<string, unknown>> = {
+  [`${APIEXTENSIONS}.JSONSchemaPropsOrBool`]: false,
+  [`${APIEXTENSIONS}.JSONSchemaPropsOrArray`]: [{ type: 'string' }, { type: 'integer' }],
+  [`${APIEXTENSIONS}.JSONSchemaPropsOrStringArray`]: ['other'],
+};
+
 /** A value of every type a schema names: each field set, each list and map with one entry. */
 function valueOf(schema: TypeSchema, depth: number, seen: ReadonlySet<string>): unknown {
   switch (schema.kind) {
@@ -29,7 +36,8 @@ function valueOf(schema: TypeSchema, depth: number, seen: ReadonlySet<string>): 
     case 'int-or-string':
       return depth % 2 === 0 ? 8080 : '25%';
     case 'any':
-      return { free: ['form', 1, true, null, { x: 1.25 }] };
+      // A JSON Schema union takes one of its forms (its protobuf form has no room for anything else).
+      return UNION_VALUES[schema.message ?? ''] ?? { free: ['form', 1, true, null, { x: 1.25 }] };
     case 'array':
       return [valueOf(schema.items, depth + 1, seen)];
     case 'map':

@@ -88,14 +88,15 @@ function because(reason: string | undefined, error: string | undefined): string 
 export class OwnerReferencesPermissionEnforcement implements AdmissionPlugin {
   readonly name = OWNER_REFERENCES_PERMISSION_ENFORCEMENT;
   readonly handles = handlesOperations('CREATE', 'UPDATE');
-  readonly #kinds: readonly KindDefinition[];
+  readonly #kinds: () => readonly KindDefinition[];
 
-  constructor(kinds: readonly KindDefinition[]) {
-    this.#kinds = kinds;
+  /** `kinds`: the served kinds, or a function giving them as they are now (custom resource owners too). */
+  constructor(kinds: readonly KindDefinition[] | (() => readonly KindDefinition[])) {
+    this.#kinds = typeof kinds === 'function' ? kinds : () => kinds;
   }
 
   static build(deps: AdmissionDeps): { plugin: AdmissionPlugin } {
-    return { plugin: new OwnerReferencesPermissionEnforcement(deps.kinds) };
+    return { plugin: new OwnerReferencesPermissionEnforcement(deps.servedKinds ?? deps.kinds) };
   }
 
   async admit(a: AdmissionAttributes): Promise<void> {
@@ -116,7 +117,7 @@ export class OwnerReferencesPermissionEnforcement implements AdmissionPlugin {
       const group = slash < 0 ? '' : apiVersion.slice(0, slash);
       const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
       // An owner kind may be served as more than one resource: each must allow it.
-      const resources = this.#kinds.filter((k) => k.group === group && k.version === version && k.kind === ref.kind).map((k) => k.plural);
+      const resources = this.#kinds().filter((k) => k.group === group && k.version === version && k.kind === ref.kind).map((k) => k.plural);
       if (resources.length === 0) {
         const gv = group ? `${group}/${version}` : version;
         const err = `no matches for kind ${JSON.stringify(ref.kind ?? '')} in version ${JSON.stringify(gv)}`;

@@ -13,6 +13,7 @@ export { ValidatingAdmissionPolicy, PLUGIN_NAME, VALIDATION_FAILURE_ANNOTATION }
 export function validatingAdmissionPolicy(deps: {
   readonly storage: Storage;
   readonly kinds: readonly KindDefinition[];
+  readonly servedKinds?: () => readonly KindDefinition[];
   readonly namespaceView: Informer;
   readonly namespaces: ResourceStore;
   readonly logger: Logger;

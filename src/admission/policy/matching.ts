@@ -61,13 +61,16 @@ function objectLabels(obj: KubeObject | undefined): Record<string, string> | und
 }
 
 export class PolicyMatcher {
-  readonly #kinds: readonly KindDefinition[];
+  readonly #kinds: () => readonly KindDefinition[];
   readonly #namespaceView: Informer;
   readonly #namespaces: ResourceStore;
   readonly #equivalents = new Map<string, readonly KindDefinition[]>();
+  /** The served kinds the equivalents were worked out from (the surface's list is new on every change). */
+  #equivalentsOf: readonly KindDefinition[] | undefined;
 
-  constructor(kinds: readonly KindDefinition[], namespaceView: Informer, namespaces: ResourceStore) {
-    this.#kinds = kinds;
+  /** `kinds`: the served kinds, or a function giving them as they are now (custom resources come and go). */
+  constructor(kinds: readonly KindDefinition[] | (() => readonly KindDefinition[]), namespaceView: Informer, namespaces: ResourceStore) {
+    this.#kinds = typeof kinds === 'function' ? kinds : () => kinds;
     this.#namespaceView = namespaceView;
     this.#namespaces = namespaces;
   }
@@ -142,11 +145,16 @@ export class PolicyMatcher {
   /** The kinds that serve the same stored objects as the request's resource under another group or version. */
   equivalents(resource: GroupVersionResource): readonly KindDefinition[] {
     const id = `${resource.group}/${resource.version}/${resource.resource}`;
+    const kinds = this.#kinds();
+    if (kinds !== this.#equivalentsOf) {
+      this.#equivalents.clear();
+      this.#equivalentsOf = kinds;
+    }
     let found = this.#equivalents.get(id);
     if (!found) {
-      const own = this.#kinds.find((k) => k.group === resource.group && k.version === resource.version && k.plural === resource.resource);
+      const own = kinds.find((k) => k.group === resource.group && k.version === resource.version && k.plural === resource.resource);
       const key = own && storageKey(own);
-      found = own ? this.#kinds.filter((k) => k !== own && storageKey(k) === key) : [];
+      found = own ? kinds.filter((k) => k !== own && storageKey(k) === key) : [];
       this.#equivalents.set(id, found);
     }
     return found;

@@ -17,6 +17,7 @@ import type { AdmissionAttributes, GroupVersionResource } from '../attributes.ts
 import { handlesOperations, type AdmissionPlugin } from '../plugin.ts';
 import { authorizerFor } from '../cel-authorizer.ts';
 import { toCel, type AuthorizerBinding } from './cel.ts';
+import { isAsyncMapping } from '../webhook/matching.ts';
 import { PolicyMatcher, requestNamespace, type Match, type MatchResources } from './matching.ts';
 import { collectParams, ParamError, type ParamRef } from './params.ts';
 import { admissionRequest, namespaceObject } from './request.ts';
@@ -47,6 +48,8 @@ const MAX_AUDIT_ANNOTATION_VALUE_BYTES = 10 * 1024;
 export interface ValidatingAdmissionPolicyDeps {
   readonly storage: Storage;
   readonly kinds: readonly KindDefinition[];
+  /** The kinds served now (custom resources too); `kinds` when not given. */
+  readonly servedKinds?: () => readonly KindDefinition[];
   readonly namespaceView: Informer;
   readonly namespaces: ResourceStore;
   readonly logger: Logger;
@@ -134,7 +137,7 @@ class DispatchRun {
 /** What one request's evaluation shares across policies: objects in CEL form per matched kind, authorizer answers, the namespace. */
 class RequestState {
   readonly authorizer: AuthorizerBinding;
-  readonly #versions = new Map<string, { object: unknown; oldObject: unknown }>();
+  readonly #versions = new Map<string, { object: unknown; oldObject: unknown } | Promise<{ object: unknown; oldObject: unknown }>>();
   #namespace?: Promise<KubeObject | undefined>;
 
   constructor(
@@ -144,17 +147,26 @@ class RequestState {
     this.authorizer = authorizerFor(attributes, requestNamespace(attributes));
   }
 
-  /** The object and old object as the matched kind (converted when an equivalent resource matched). */
-  versioned(match: Match): { object: unknown; oldObject: unknown } {
+  /**
+   * The object and old object as the matched kind (converted when an equivalent resource matched);
+   * a promise when the conversion has to wait (a custom resource's conversion webhook). A failed
+   * conversion is remembered too: every binding that needs it reports it.
+   */
+  versioned(match: Match): { object: unknown; oldObject: unknown } | Promise<{ object: unknown; oldObject: unknown }> {
     const key = `${match.kind.group}/${match.kind.version}/${match.kind.kind}`;
     let v = this.#versions.get(key);
     if (!v) {
       const a = this.attributes;
       const convert = this.plugin.converter(a, match);
-      v = {
-        object: a.object === undefined ? null : toCel(convert(a.object)),
-        oldObject: a.oldObject === undefined ? null : toCel(convert(a.oldObject)),
-      };
+      const object = a.object === undefined ? null : convert(a.object);
+      const oldObject = a.oldObject === undefined ? null : convert(a.oldObject);
+      if (object instanceof Promise || oldObject instanceof Promise) {
+        v = Promise.all([object, oldObject]).then(([o, old]) => ({ object: o === null ? null : toCel(o), oldObject: old === null ? null : toCel(old) }));
+        // Rejections are seen by each caller that awaits it.
+        v.catch(() => undefined);
+      } else {
+        v = { object: object === null ? null : toCel(object), oldObject: oldObject === null ? null : toCel(oldObject) };
+      }
       this.#versions.set(key, v);
     }
     return v;
@@ -173,12 +185,13 @@ export class ValidatingAdmissionPolicy implements AdmissionPlugin {
   readonly handles = handlesOperations('CREATE', 'UPDATE', 'DELETE', 'CONNECT');
   readonly source: PolicySource;
   readonly matcher: PolicyMatcher;
-  readonly #kinds: readonly KindDefinition[];
+  readonly #kinds: () => readonly KindDefinition[];
 
   constructor(deps: ValidatingAdmissionPolicyDeps) {
-    this.#kinds = deps.kinds;
-    this.source = new PolicySource({ storage: deps.storage, kinds: deps.kinds, logger: deps.logger.child({ plugin: PLUGIN_NAME }) });
-    this.matcher = new PolicyMatcher(deps.kinds, deps.namespaceView, deps.namespaces);
+    const kinds = deps.kinds;
+    this.#kinds = deps.servedKinds ?? (() => kinds);
+    this.source = new PolicySource({ storage: deps.storage, kinds: deps.kinds, servedKinds: this.#kinds, logger: deps.logger.child({ plugin: PLUGIN_NAME }) });
+    this.matcher = new PolicyMatcher(this.#kinds, deps.namespaceView, deps.namespaces);
   }
 
   start(): Promise<void> {
@@ -196,12 +209,25 @@ export class ValidatingAdmissionPolicy implements AdmissionPlugin {
     return this.#dispatch(a, hooks);
   }
 
-  /** How an object of the request's kind becomes one of the matched kind (the same kind: as it is). */
-  converter(a: AdmissionAttributes, match: Match): (obj: KubeObject) => KubeObject {
+  /**
+   * How an object of the request's kind becomes one of the matched kind (the same kind: as it is).
+   * Kinds whose storage converts asynchronously (custom resources: a conversion webhook) convert
+   * through it and answer a promise; built-in kinds convert synchronously.
+   */
+  converter(a: AdmissionAttributes, match: Match): (obj: KubeObject) => KubeObject | Promise<KubeObject> {
     const same = match.kind.group === a.kind.group && match.kind.version === a.kind.version && match.kind.kind === a.kind.kind;
     if (same) return (obj) => obj;
-    const from = this.#kinds.find((k) => k.group === a.resource.group && k.version === a.resource.version && k.plural === a.resource.resource);
-    const to = this.#kinds.find((k) => k.group === match.resource.group && k.version === match.resource.version && k.plural === match.resource.resource);
+    const served = this.#kinds();
+    const from = served.find((k) => k.group === a.resource.group && k.version === a.resource.version && k.plural === a.resource.resource);
+    const to = served.find((k) => k.group === match.resource.group && k.version === match.resource.version && k.plural === match.resource.resource);
+    if (isAsyncMapping(from?.storage) || isAsyncMapping(to?.storage)) {
+      return async (obj) => {
+        const fromStorage = from?.storage;
+        const toStorage = to?.storage;
+        const stored = !fromStorage ? obj : isAsyncMapping(fromStorage) ? await fromStorage.toStorageAsync(obj) : fromStorage.toStorage(obj);
+        return !toStorage ? stored : isAsyncMapping(toStorage) ? (await toStorage.fromStorageAsync([stored]))[0]! : toStorage.fromStorage(stored);
+      };
+    }
     return (obj) => {
       const stored = from?.storage ? from.storage.toStorage(obj) : obj;
       return to?.storage ? to.storage.fromStorage(stored) : stored;
@@ -248,7 +274,7 @@ export class ValidatingAdmissionPolicy implements AdmissionPlugin {
         if (params.length === 0) continue;
         let versioned: { object: unknown; oldObject: unknown };
         try {
-          versioned = run.state().versioned(match);
+          versioned = await run.state().versioned(match);
         } catch (err) {
           run.configError(`failed to convert object version: ${errorText(err)}`, hook, binding);
           continue;

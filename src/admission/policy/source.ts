@@ -35,6 +35,8 @@ export interface PolicyHook {
 export interface PolicySourceOptions {
   readonly storage: Storage;
   readonly kinds: readonly KindDefinition[];
+  /** The kinds served now, where a paramKind is looked for (a custom resource kind served later is found). */
+  readonly servedKinds?: () => readonly KindDefinition[];
   readonly logger: Logger;
 }
 
@@ -129,7 +131,8 @@ export class PolicySource {
   #paramSource(key: string, group: string, version: string, kind: string): ParamSource | undefined {
     const known = this.#params.get(key);
     if (known || this.#stopped) return known;
-    const def = this.#options.kinds.find((k) => k.group === group && k.version === version && k.kind === kind && !k.respond && !k.computed);
+    const served = this.#options.servedKinds?.() ?? this.#options.kinds;
+    const def = served.find((k) => k.group === group && k.version === version && k.kind === kind && !k.respond && !k.computed);
     if (!def) return undefined;
     const source = new ParamSource(def, this.#options.storage, this.#options.logger);
     this.#params.set(key, source);

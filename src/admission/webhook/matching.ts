@@ -10,9 +10,9 @@ import { systemContext } from '../../api/request-context.ts';
 import type { KubeObject, StoredKubeObject } from '../../api/types.ts';
 import { matchesLabels } from '../../api/selectors/label-selector.ts';
 import type { Informer } from '../../registry/informer.ts';
-import { apiVersionOf, subresourceOf, type GroupVersionKind, type KindDefinition } from '../../registry/kind.ts';
+import { apiVersionOf, subresourceOf, type GroupVersionKind, type KindDefinition, type StorageMapping } from '../../registry/kind.ts';
 import type { ResourceStore } from '../../registry/resource-store.ts';
-import { storageRefOf } from '../../registry/storage-view.ts';
+import { storageRefOf, type AsyncStorageMapping } from '../../registry/storage-view.ts';
 import { cloneJson } from '../../api/types.ts';
 import type { AdmissionAttributes, GroupVersionResource } from '../attributes.ts';
 import { authorizerFor } from '../cel-authorizer.ts';
@@ -59,25 +59,49 @@ export function webhookRequest(a: AdmissionAttributes, kind: KindDefinition | un
   return { attributes: a, kind, namespace, authorizer: () => (authorizer ??= authorizerFor(a, namespace)) };
 }
 
-/** Converts an object from one kind's form to another's through their common stored form. */
-export function convertObject(obj: KubeObject, from: KindDefinition, to: KindDefinition): KubeObject {
-  if (from === to) return obj;
-  const stored = from.storage ? from.storage.toStorage(obj) : cloneJson(obj);
-  const out = to.storage ? to.storage.fromStorage(stored) : stored;
-  out.apiVersion = apiVersionOf(to);
-  out.kind = to.kind;
-  return out;
+/** Whether a kind's storage mapping converts asynchronously (see AsyncStorageMapping). */
+export function isAsyncMapping(m: StorageMapping | undefined): m is AsyncStorageMapping {
+  return !!m && typeof (m as Partial<AsyncStorageMapping>).toStorageAsync === 'function' && typeof (m as Partial<AsyncStorageMapping>).fromStorageAsync === 'function';
 }
 
-/** The request's objects in the invocation's kind (the request's own form when no conversion is needed). */
-export function versionedObjects(req: WebhookRequest, inv: Invocation, objects: VersionedObjects): VersionedObjects {
+/**
+ * Converts an object from one kind's form to another's through their common stored form. Kinds
+ * whose storage converts asynchronously (custom resources, whose conversion may be a webhook) are
+ * converted through it and answer a promise; built-in kinds convert synchronously, as before.
+ * Throws (or rejects) with the converter's error.
+ */
+export function convertObject(obj: KubeObject, from: KindDefinition, to: KindDefinition): KubeObject | Promise<KubeObject> {
+  if (from === to) return obj;
+  const finish = (out: KubeObject): KubeObject => {
+    out.apiVersion = apiVersionOf(to);
+    out.kind = to.kind;
+    return out;
+  };
+  if (isAsyncMapping(from.storage) || isAsyncMapping(to.storage)) {
+    return (async () => {
+      const stored = !from.storage ? cloneJson(obj) : isAsyncMapping(from.storage) ? await from.storage.toStorageAsync(obj) : from.storage.toStorage(obj);
+      const out = !to.storage ? stored : isAsyncMapping(to.storage) ? (await to.storage.fromStorageAsync([stored]))[0]! : to.storage.fromStorage(stored);
+      return finish(out);
+    })();
+  }
+  const stored = from.storage ? from.storage.toStorage(obj) : cloneJson(obj);
+  return finish(to.storage ? to.storage.fromStorage(stored) : stored);
+}
+
+/**
+ * The request's objects in the invocation's kind (the request's own form when no conversion is
+ * needed); a promise when a conversion has to wait (see convertObject).
+ */
+export function versionedObjects(req: WebhookRequest, inv: Invocation, objects: VersionedObjects): VersionedObjects | Promise<VersionedObjects> {
   const from = req.kind;
   const to = inv.target;
   if (!from || !to || from === to) return objects;
-  return {
-    object: objects.object && convertObject(objects.object, from, to),
-    oldObject: objects.oldObject && convertObject(objects.oldObject, from, to),
-  };
+  const object = objects.object && convertObject(objects.object, from, to);
+  const oldObject = objects.oldObject && convertObject(objects.oldObject, from, to);
+  if (object instanceof Promise || oldObject instanceof Promise) {
+    return Promise.all([object, oldObject]).then(([o, old]) => ({ object: o, oldObject: old }));
+  }
+  return { object, oldObject };
 }
 
 /**
@@ -123,10 +147,24 @@ export class WebhookMatcher {
   readonly #equivalents = new Map<string, KindDefinition[]>();
   readonly #namespaces: ResourceStore;
   readonly #namespaceView: Informer;
+  readonly #kinds: () => readonly KindDefinition[];
+  /** The served kinds the maps were built from (the surface's list is new on every change). */
+  #indexed: readonly KindDefinition[] | undefined;
 
-  constructor(kinds: readonly KindDefinition[], namespaces: ResourceStore, namespaceView: Informer) {
+  /** `kinds`: the served kinds, or a function giving them as they are now (custom resources come and go). */
+  constructor(kinds: readonly KindDefinition[] | (() => readonly KindDefinition[]), namespaces: ResourceStore, namespaceView: Informer) {
     this.#namespaces = namespaces;
     this.#namespaceView = namespaceView;
+    this.#kinds = typeof kinds === 'function' ? kinds : () => kinds;
+  }
+
+  /** Indexes the served kinds again when they changed. */
+  #index(): void {
+    const kinds = this.#kinds();
+    if (kinds === this.#indexed) return;
+    this.#indexed = kinds;
+    this.#byResource.clear();
+    this.#equivalents.clear();
     for (const kind of kinds) {
       this.#byResource.set(gvrKey(kind.group, kind.version, kind.plural), kind);
       const key = JSON.stringify(storageRefOf(kind));
@@ -138,6 +176,7 @@ export class WebhookMatcher {
 
   /** The kind a request's resource is served as. */
   kindFor(resource: GroupVersionResource): KindDefinition | undefined {
+    this.#index();
     return this.#byResource.get(gvrKey(resource.group, resource.version, resource.resource));
   }
 
@@ -167,7 +206,7 @@ export class WebhookMatcher {
     if (!conditions) return inv;
     let versioned: VersionedObjects;
     try {
-      versioned = versionedObjects(req, inv, objects);
+      versioned = await versionedObjects(req, inv, objects);
     } catch (err) {
       throw internalErrorOf((err as Error).message);
     }
@@ -239,6 +278,7 @@ export class WebhookMatcher {
     // A subresource served as another kind (scale) has no equivalent form to convert to.
     const sub = a.subresource ? subresourceOf(req.kind, a.subresource) : undefined;
     if (sub?.kind) return undefined;
+    this.#index();
     const equivalents = this.#equivalents.get(JSON.stringify(storageRefOf(req.kind))) ?? [];
     for (const rule of rules) {
       if (!rule) continue;

@@ -108,7 +108,7 @@ export class MutatingAdmissionWebhook extends GenericWebhook implements Admissio
       let failure: unknown;
       let versioned: VersionedObjects;
       try {
-        versioned = versionedObjects(req, inv, { object: current, oldObject: a.oldObject });
+        versioned = await versionedObjects(req, inv, { object: current, oldObject: a.oldObject });
       } catch (err) {
         throw internalErrorOf((err as Error).message);
       }
@@ -118,7 +118,7 @@ export class MutatingAdmissionWebhook extends GenericWebhook implements Admissio
         if (patched) {
           changed = patched.changed;
           this.annotate(a, `${PATCH_PREFIX}round_${round}_index_${i}`, jsonPatchAnnotationValue(accessor.configurationName, accessor.name, response.patch!), 'Request');
-          current = inv.target && req.kind && inv.target !== req.kind ? convertObject(patched.object, inv.target, req.kind) : patched.object;
+          current = inv.target && req.kind && inv.target !== req.kind ? await convertObject(patched.object, inv.target, req.kind) : patched.object;
         }
       } catch (err) {
         failure = err;
@@ -169,7 +169,12 @@ export class MutatingAdmissionWebhook extends GenericWebhook implements Admissio
     }
     if (!patched || typeof patched !== 'object' || Array.isArray(patched)) throw internalErrorOf('json: cannot unmarshal non-object into Go value of the object');
     const kind: KindDefinition | undefined = inv.target ?? req.kind;
-    if (kind) {
+    // A custom resource (a kind with its own decoder) is decoded as plain unstructured JSON, as
+    // upstream's dispatcher decodes it: fields its schema does not know stay for the rest of
+    // admission (validating webhooks and policies see them) and are pruned only on the way into
+    // storage, where the storage codec coerces the object to the storage version's schema
+    // (src/crd/serving/crd-serving.ts). Built-in kinds are decoded as their Go types are.
+    if (kind && !kind.decode) {
       const typeError = findTypeError(kind.schema, patched);
       if (typeError) throw internalErrorOf(typeError);
       // As the typed decoding after a patch drops fields the kind does not have.

@@ -37,7 +37,7 @@ export class ValidatingAdmissionWebhook extends GenericWebhook implements Admiss
       let versioned = byKind.get(inv.target);
       if (!versioned) {
         try {
-          versioned = versionedObjects(req, inv, objects);
+          versioned = await versionedObjects(req, inv, objects);
         } catch (err) {
           throw internalErrorOf((err as Error).message);
         }

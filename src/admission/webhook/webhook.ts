@@ -40,7 +40,7 @@ export abstract class GenericWebhook {
   constructor(deps: AdmissionDeps, configurationKind: string, mutating: boolean) {
     this.mutating = mutating;
     this.logger = deps.logger;
-    this.matcher = new WebhookMatcher(deps.kinds, deps.namespaces, deps.namespaceView);
+    this.matcher = new WebhookMatcher(deps.servedKinds ?? deps.kinds, deps.namespaces, deps.namespaceView);
     const kind: KindDefinition | undefined = deps.kinds.find((k) => k.group === GROUP && k.kind === configurationKind);
     // With the configuration kind not served (--runtime-config), there is nothing to call.
     this.#source = kind ? new WebhookSource(kind, deps.storage, deps.logger, mutating) : undefined;

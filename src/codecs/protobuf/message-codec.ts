@@ -11,8 +11,9 @@
 import protobuf from 'protobufjs';
 import type { Writer } from 'protobufjs';
 import { getMessage, type FieldSchema } from '../../schema/generated/index.ts';
+import { JSON_SCHEMA_PROPS, schemaUnionCodecs } from './json-schema-unions.ts';
 import { WELL_KNOWN_CODECS, type WellKnownCodec } from './well-known.ts';
-import { WIRE_LEN, WIRE_VARINT, WireError, WireReader } from './wire-reader.ts';
+import { WIRE_FIXED64, WIRE_LEN, WIRE_VARINT, WireError, WireReader } from './wire-reader.ts';
 import { dropsZero, keepsEmptyString } from './zero-values.ts';
 
 export type Json = Record<string, unknown>;
@@ -26,6 +27,7 @@ const K_INT64 = 4;
 const K_MESSAGE = 5;
 const K_WELL_KNOWN = 6;
 const K_MAP = 7;
+const K_DOUBLE = 8;
 
 const SCALAR_KINDS: Readonly<Record<string, number>> = {
   string: K_STRING,
@@ -33,6 +35,7 @@ const SCALAR_KINDS: Readonly<Record<string, number>> = {
   bool: K_BOOL,
   int32: K_INT32,
   int64: K_INT64,
+  double: K_DOUBLE,
 };
 
 interface FieldPlan {
@@ -46,6 +49,8 @@ interface FieldPlan {
   readonly lenTag: number;
   /** Tag for varint values. */
   readonly varintTag: number;
+  /** Tag for 64-bit values (doubles). */
+  readonly fixed64Tag: number;
   /** Leave the field out of the JSON when the wire holds its zero value. */
   readonly dropZero: boolean;
   readonly message: MessageCodec | undefined;
@@ -195,6 +200,9 @@ export class MessageCodec {
       case K_INT64:
         if (wt !== WIRE_VARINT) throw this.#wrongWireType(wt, f);
         return r.int64(end);
+      case K_DOUBLE:
+        if (wt !== WIRE_FIXED64) throw this.#wrongWireType(wt, f);
+        return r.double(end);
       case K_MESSAGE: {
         if (wt !== WIRE_LEN) throw this.#wrongWireType(wt, f);
         const stop = r.delimited(end);
@@ -213,10 +221,10 @@ export class MessageCodec {
   #decodeRepeated(f: FieldPlan, r: WireReader, end: number, wt: number, target: Json): void {
     let list = target[f.name] as unknown[] | undefined;
     if (!Array.isArray(list)) target[f.name] = list = [];
-    if (wt === WIRE_LEN && (f.kind === K_BOOL || f.kind === K_INT32 || f.kind === K_INT64)) {
+    if (wt === WIRE_LEN && (f.kind === K_BOOL || f.kind === K_INT32 || f.kind === K_INT64 || f.kind === K_DOUBLE)) {
       // Packed encoding: accepted as protobuf decoders must, though Go writes proto2 lists unpacked.
       const stop = r.delimited(end);
-      while (r.pos < stop) list.push(this.#readValue(f, r, stop, WIRE_VARINT));
+      while (r.pos < stop) list.push(this.#readValue(f, r, stop, f.kind === K_DOUBLE ? WIRE_FIXED64 : WIRE_VARINT));
       return;
     }
     const value = this.#readValue(f, r, end, wt);
@@ -265,7 +273,12 @@ export class MessageCodec {
       if (f.kind === K_MAP) {
         if (typeof value === 'object' && !Array.isArray(value)) writeMap(f, f.mapValue!, value as Json, w);
       } else if (f.repeated) {
-        if (Array.isArray(value)) for (const item of value) if (item !== null && item !== undefined) writeValue(f, item, w);
+        if (Array.isArray(value)) {
+          for (const item of value) {
+            if (item !== null && item !== undefined) writeValue(f, item, w);
+            else if (item === null && f.wellKnown?.writesNullItems) f.wellKnown.write(w, f.lenTag, null);
+          }
+        }
       } else {
         writeValue(f, value, w);
       }
@@ -284,6 +297,7 @@ function plan(name: string, id: number, kind: number, options: PlanOptions = {})
     inline: options.inline ?? false,
     lenTag: ((id << 3) | WIRE_LEN) >>> 0,
     varintTag: ((id << 3) | WIRE_VARINT) >>> 0,
+    fixed64Tag: ((id << 3) | WIRE_FIXED64) >>> 0,
     dropZero: options.dropZero ?? false,
     message: options.message,
     wellKnown: options.wellKnown,
@@ -291,10 +305,13 @@ function plan(name: string, id: number, kind: number, options: PlanOptions = {})
   };
 }
 
+/** apiextensions' JSON and JSON Schema unions (their schemas are JSONSchemaProps, compiled on first use). */
+const SCHEMA_UNION_CODECS = schemaUnionCodecs(() => messageCodec(JSON_SCHEMA_PROPS));
+
 /** The plan of a field holding values of a proto type (scalar, well-known or message). */
 function valuePlan(name: string, id: number, type: string, options: PlanOptions = {}): FieldPlan {
   if (Object.hasOwn(SCALAR_KINDS, type)) return plan(name, id, SCALAR_KINDS[type]!, options);
-  const wellKnown = WELL_KNOWN_CODECS.get(type);
+  const wellKnown = WELL_KNOWN_CODECS.get(type) ?? SCHEMA_UNION_CODECS.get(type);
   if (wellKnown) return plan(name, id, K_WELL_KNOWN, { ...options, wellKnown });
   return plan(name, id, K_MESSAGE, { ...options, message: messageCodec(type) });
 }
@@ -313,6 +330,7 @@ function zeroValue(f: FieldPlan): unknown {
       return false;
     case K_INT32:
     case K_INT64:
+    case K_DOUBLE:
       return 0;
     case K_MESSAGE:
       return {};
@@ -354,6 +372,9 @@ function writeValue(f: FieldPlan, value: unknown, w: Writer): void {
       if (n !== undefined) w.uint32(f.varintTag).int64(n);
       return;
     }
+    case K_DOUBLE:
+      if (typeof value === 'number' && Number.isFinite(value)) w.uint32(f.fixed64Tag).double(value);
+      return;
     case K_MESSAGE:
       if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
         w.uint32(f.lenTag).fork();

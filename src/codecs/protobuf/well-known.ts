@@ -22,6 +22,8 @@ export interface WellKnownCodec {
   write(w: Writer, tag: number, value: unknown): void;
   /** Whether a decoded value is the type's zero value (for fields that drop zeros). */
   isZero?(value: unknown): boolean;
+  /** Whether a `null` list item is written (apiextensions' JSON: an enum may list null); others are skipped. */
+  readonly writesNullItems?: boolean;
 }
 
 type EmbeddedDecoder = (bytes: Uint8Array) => unknown;

@@ -58,6 +58,14 @@ export class WireReader {
     throw new WireError('proto: integer overflow');
   }
 
+  /** A `double` field (wire type 1: eight bytes, little-endian). */
+  double(end: number): number {
+    if (this.pos + 8 > end) throw new WireError('unexpected EOF');
+    const view = new DataView(this.buf.buffer, this.buf.byteOffset + this.pos, 8);
+    this.pos += 8;
+    return view.getFloat64(0, true);
+  }
+
   /** An `int32` field: the low 32 bits of the varint, as a signed number. */
   int32(end: number): number {
     return this.uint32(end) | 0;

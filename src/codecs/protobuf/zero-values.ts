@@ -14,7 +14,7 @@
  *   field, dropping one is wrong for a pointer), except for the value fields listed in
  *   `DROP_ZERO`, which a Go client always sends and whose zero means "unset".
  *
- * Keys are `<group>.<Message>.<field>`, where the group is the API package (`core`, `apps`, `meta`)
+ * Keys are `<group>.<Message>.<field>`, where the group is the API package (`core`, `apps`, `meta`, `apiextensions`)
  * and the rule applies to every version of the message.
  */
 
@@ -55,6 +55,11 @@ const DROP_ZERO_FIELDS: Readonly<Record<string, readonly string[]>> = {
   'policy.PodDisruptionBudgetStatus': ['observedGeneration'],
   'scheduling.PriorityClass': ['globalDefault'],
   'networking.ServiceBackendPort': ['number'],
+  // CustomResourceDefinition's non-pointer omitempty fields (JSONSchemaProps keyed by JSON name).
+  'apiextensions.CustomResourceDefinitionSpec': ['preserveUnknownFields'],
+  'apiextensions.CustomResourceDefinitionVersion': ['deprecated'],
+  'apiextensions.CustomResourceColumnDefinition': ['priority'],
+  'apiextensions.JSONSchemaProps': ['exclusiveMaximum', 'exclusiveMinimum', 'uniqueItems', 'nullable', 'x-kubernetes-embedded-resource', 'x-kubernetes-int-or-string'],
 };
 
 /** `extensions/v1beta1` carries old copies of the apps workload types. */
@@ -63,6 +68,10 @@ const ALIASES: Readonly<Record<string, string>> = { extensions: 'apps' };
 const KEEP_EMPTY_STRING_FIELDS: Readonly<Record<string, readonly string[]>> = {
   // `storageClassName: ""` asks for no storage class; absent means the default class.
   'core.PersistentVolumeClaimSpec': ['storageClassName', 'volumeAttributesClassName'],
+  // Names are a value struct without omitempty: status.acceptedNames is `{plural: "", kind: ""}` at first.
+  'apiextensions.CustomResourceDefinitionNames': ['plural', 'kind'],
+  // Pointer strings.
+  'apiextensions.JSONSchemaProps': ['$ref', 'x-kubernetes-list-type', 'x-kubernetes-map-type'],
 };
 
 function toSet(table: Readonly<Record<string, readonly string[]>>): ReadonlySet<string> {
@@ -76,6 +85,7 @@ const KEEP_EMPTY_STRING = toSet(KEEP_EMPTY_STRING_FIELDS);
 
 const API_PREFIX = 'k8s.io.api.';
 const META_PREFIX = 'k8s.io.apimachinery.pkg.apis.meta.';
+const APIEXTENSIONS_PREFIX = 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.';
 
 /** `k8s.io.api.apps.v1beta2.DeploymentSpec` → `apps.DeploymentSpec`; undefined for other packages. */
 function shortName(message: string): string | undefined {
@@ -89,6 +99,9 @@ function shortName(message: string): string | undefined {
   } else if (message.startsWith(META_PREFIX)) {
     group = 'meta';
     rest = message.slice(META_PREFIX.length);
+  } else if (message.startsWith(APIEXTENSIONS_PREFIX)) {
+    group = 'apiextensions';
+    rest = message.slice(APIEXTENSIONS_PREFIX.length);
   } else {
     return undefined;
   }

@@ -37,6 +37,11 @@ export interface GarbageCollectorOptions {
   readonly resyncMs?: number;
   /** How long the workers wait for the monitors' first lists before they start anyway. */
   readonly initialSyncTimeoutMs?: number;
+  /**
+   * How often the served kinds are checked for a change (custom resource kinds come and go): a
+   * change starts or stops monitors at once rather than at the next resync.
+   */
+  readonly surfaceCheckMs?: number;
 }
 
 export class GarbageCollector {
@@ -80,6 +85,8 @@ class Run {
   readonly #attemptToOrphan: WorkQueue<GraphNode>;
   readonly #monitors: Monitors;
   #resync: NodeJS.Timeout | undefined;
+  #surfaceCheck: NodeJS.Timeout | undefined;
+  readonly #surface: ApiSurface;
   #stopped = false;
 
   constructor(surface: ApiSurface, logger: Logger, options: GarbageCollectorOptions, operations: ClusterOperations, events: EventRecorder) {
@@ -93,6 +100,7 @@ class Run {
     this.#attemptToOrphan = new WorkQueue((node) => this.#attemptToOrphanWorker(node), onError, { concurrency });
     this.graph = new GraphBuilder(this.#attemptToDelete, this.#attemptToOrphan, (dependent, owner) => this.#reportInvalidNamespaceOwnerRef(dependent, owner));
     this.#monitors = new Monitors(surface, logger, (event) => this.graph.process(event));
+    this.#surface = surface;
   }
 
   async start(): Promise<void> {
@@ -115,11 +123,21 @@ class Run {
       this.#monitors.sync().catch((err: unknown) => this.#logger.warn({ err }, 'garbage collector: monitor resync failed'));
     }, this.#options.resyncMs ?? 30_000);
     this.#resync.unref();
+    // Upstream learns of new kinds from discovery every 30 s; here the surface's generation is
+    // compared every second, so a custom resource kind is collected as soon as it is served.
+    let seen = this.#surface.generation;
+    this.#surfaceCheck = setInterval(() => {
+      if (this.#surface.generation === seen) return;
+      seen = this.#surface.generation;
+      this.#monitors.sync().catch((err: unknown) => this.#logger.warn({ err }, 'garbage collector: monitor sync failed'));
+    }, this.#options.surfaceCheckMs ?? 1000);
+    this.#surfaceCheck.unref();
   }
 
   stop(): void {
     this.#stopped = true;
     if (this.#resync) clearInterval(this.#resync);
+    if (this.#surfaceCheck) clearInterval(this.#surfaceCheck);
     this.#monitors.stop();
     this.#attemptToDelete.shutDown();
     this.#attemptToOrphan.shutDown();

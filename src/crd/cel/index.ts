@@ -111,7 +111,8 @@ export function validateRules(compiled: CompiledRules, obj: unknown, oldObj: unk
  */
 export function blockingError(schemaErrors: readonly FieldError[]): FieldError | undefined {
   const blocking = schemaErrors.some((e) => ['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid'].includes(e.type));
-  return blocking ? { type: 'FieldValueInvalid', field: '', value: null, detail: 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation' } : undefined;
+  // field.Invalid(nil, …): a nil path prints as `<nil>`.
+  return blocking ? { type: 'FieldValueInvalid', field: '<nil>', value: null, detail: 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation' } : undefined;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { KindDefinition } from '../../registry/kind.ts';
 import { servedGroups } from './legacy.ts';
-import { apiResourcesFor } from './resources.ts';
+import { customResourceDiscovery } from './custom-resources.ts';
+import { apiResourcesFor, customResourcesOf } from './resources.ts';
 import type {
   AggregatedDiscoveryVersion,
   APIGroupDiscovery,
@@ -41,7 +42,12 @@ export function aggregatedDiscovery(
 }
 
 function versionDiscovery(kinds: readonly KindDefinition[], group: string, version: string): APIVersionDiscovery {
-  return { version, resources: toResourceDiscovery(apiResourcesFor(kinds, group, version)), freshness: 'Current' };
+  const builtins = kinds.filter((k) => !k.customResource);
+  const resources = [
+    ...toResourceDiscovery(apiResourcesFor(builtins, group, version, kinds)),
+    ...customResourcesOf(kinds, group, version).map(customResourceDiscovery),
+  ];
+  return { version, resources, freshness: 'Current' };
 }
 
 /** Folds `name/sub` entries into their parent's `subresources`, as the real server does. */

@@ -6,3 +6,4 @@ export * from './resources.ts';
 export * from './legacy.ts';
 export * from './aggregated.ts';
 export * from './negotiate.ts';
+export * from './custom-resources.ts';

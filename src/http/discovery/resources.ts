@@ -1,4 +1,5 @@
 import type { KindDefinition } from '../../registry/kind.ts';
+import { customResourceEntries } from './custom-resources.ts';
 import { storageVersionHash } from './storage-version-hash.ts';
 import type { APIResource } from './types.ts';
 import { sortVersionsByPriority } from './version-priority.ts';
@@ -10,6 +11,7 @@ import { sortVersionsByPriority } from './version-priority.ts';
 export function storageVersions(kinds: readonly KindDefinition[]): Map<string, string> {
   const versions = new Map<string, string[]>();
   for (const k of kinds) {
+    if (k.customResource) continue;
     const key = `${k.group}/${k.kind}`;
     const list = versions.get(key) ?? [];
     list.push(k.version);
@@ -23,6 +25,7 @@ export function storageVersions(kinds: readonly KindDefinition[]): Map<string, s
 /**
  * The resources of one group version, in the order the real server lists them: by path, so a
  * resource is followed by its subresources (`namespaces`, `namespaces/finalize`, `namespaces/status`).
+ * Custom resources follow, by name, each with its status and scale (custom-resources.ts).
  */
 export function apiResourcesFor(
   kinds: readonly KindDefinition[],
@@ -33,7 +36,7 @@ export function apiResourcesFor(
   const storage = storageVersions(allKinds);
   const entries: APIResource[] = [];
   for (const k of kinds) {
-    if (k.group !== group || k.version !== version) continue;
+    if (k.group !== group || k.version !== version || k.customResource) continue;
     const main: APIResource = {
       name: k.plural,
       singularName: k.singular,
@@ -58,5 +61,14 @@ export function apiResourcesFor(
       });
     }
   }
-  return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const k of customResourcesOf(kinds, group, version)) entries.push(...customResourceEntries(k));
+  return entries;
+}
+
+/** The custom resource kinds of one group version, by resource name. */
+export function customResourcesOf(kinds: readonly KindDefinition[], group: string, version: string): KindDefinition[] {
+  return kinds
+    .filter((k) => k.customResource && k.group === group && k.version === version)
+    .sort((a, b) => (a.plural < b.plural ? -1 : a.plural > b.plural ? 1 : 0));
 }

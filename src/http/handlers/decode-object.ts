@@ -81,13 +81,20 @@ export function applyFieldValidation(
   jsonText: string | undefined,
   directive: 'Ignore' | 'Warn' | 'Strict',
   yamlDuplicates: readonly string[] = [],
+  refuse?: (problems: readonly (FieldProblem | string)[]) => Error,
 ): void {
+  const decode = scope.kind.decode;
   if (directive === 'Ignore') {
-    removeUnknownFields(scope.kind.schema, object);
+    if (decode) decode(object);
+    else removeUnknownFields(scope.kind.schema, object);
     return;
   }
   let problems: FieldProblem[];
-  if (jsonText !== undefined) {
+  if (decode) {
+    // Unstructured decoding: JSON's duplicate fields first, then what the kind's decoder pruned (upstream's order).
+    const duplicates = jsonText !== undefined ? findFieldProblems(scope.kind.schema, jsonText).filter((p) => p.kind !== 'unknown') : [];
+    problems = [...duplicates, ...decode(object).map((path) => ({ kind: 'unknown' as const, path }))];
+  } else if (jsonText !== undefined) {
     problems = findFieldProblems(scope.kind.schema, jsonText);
     if (problems.length > 0) removeUnknownFields(scope.kind.schema, object);
   } else {
@@ -98,8 +105,11 @@ export function applyFieldValidation(
   }
   if (problems.length === 0 && yamlDuplicates.length === 0) return;
   if (directive === 'Strict') {
+    if (refuse) throw refuse([...problems]);
     const declared = typeof object.kind === 'string' ? object.kind : scope.kind.kind;
-    const version = typeof object.apiVersion === 'string' ? object.apiVersion : apiVersionOf(scope.kind);
+    // transformDecodeError names the version alone (`Deployment in version "v1"`), never the group.
+    const apiVersion = typeof object.apiVersion === 'string' ? object.apiVersion : apiVersionOf(scope.kind);
+    const version = apiVersion.slice(apiVersion.indexOf('/') + 1);
     // yaml.v2 reports its errors as one, lines indented under a heading.
     const yamlError = yamlDuplicates.length > 0 ? [`yaml: unmarshal errors:\n${yamlDuplicates.map((d) => `  ${d}`).join('\n')}`] : [];
     throw strictDecodingError(declared, version, scope.kind.kind, [...yamlError, ...problems]);

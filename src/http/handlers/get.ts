@@ -2,9 +2,12 @@ import type { Context } from 'koa';
 import { parseResourceVersion } from '../../registry/list-options.ts';
 import { negotiate, writeObject } from '../respond.ts';
 import type { RequestScope } from '../scope.ts';
+import { handleMappedGet, mappingOf } from './mapped-subresource.ts';
 
 /** GET on one object (and on its status subresource, which reads the same object). */
 export async function handleGet(ctx: Context, scope: RequestScope): Promise<void> {
+  const mapping = mappingOf(scope);
+  if (mapping) return handleMappedGet(ctx, scope, mapping);
   const n = negotiate(ctx, scope, { allowTable: true });
   const rv = ctx.URL.searchParams.get('resourceVersion');
   // Unset is Most Recent, "0" is Any (the latest will do), anything else is NotOlderThan.

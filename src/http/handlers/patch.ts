@@ -7,11 +7,13 @@ import { applyPatch } from '../../registry/patch/apply-patch.ts';
 import { checkName } from '../../registry/body-checks.ts';
 import { duplicateYamlKeys } from '../../codecs/yaml-keys.ts';
 import { findTypeError } from '../../registry/type-check.ts';
+import { strictDecodingMessage } from '../../registry/field-validation.ts';
 import { readBody } from '../body.ts';
 import { negotiate, writeCommitted } from '../respond.ts';
 import { forWrite } from '../request-context.ts';
 import { servesCbor, type RequestScope } from '../scope.ts';
 import { applyFieldValidation, writeParams } from './decode-object.ts';
+import { handleMappedPatch, mappingOf } from './mapped-subresource.ts';
 
 type PatchKind = 'json-patch' | 'merge-patch' | 'strategic-merge-patch';
 
@@ -21,6 +23,8 @@ type PatchKind = 'json-patch' | 'merge-patch' | 'strategic-merge-patch';
  * are retried against the fresh object.
  */
 export async function handlePatch(ctx: Context, scope: RequestScope): Promise<void> {
+  const mapping = mappingOf(scope);
+  if (mapping) return handleMappedPatch(ctx, scope, mapping);
   const negotiated = negotiate(ctx, scope, { allowTable: true });
   // A kind without strategic merge patch (custom resources) does not list it among the types it takes.
   const wire = { patch: true as const, allowStrategicMerge: scope.kind.wire.strategicMergePatch, allowCbor: servesCbor(scope) };
@@ -46,11 +50,15 @@ export async function handlePatch(ctx: Context, scope: RequestScope): Promise<vo
       // A JSON patch can put a deep value under a deep path: the result is bounded too.
       assertObjectDepth(patched, 'object');
       // A patched result that does not decode is the patch's fault: 422 on the field "patch", as upstream.
-      const typeError = findTypeError(scope.kind.schema, patched);
+      const typeError = scope.kind.decode ? undefined : findTypeError(scope.kind.schema, patched);
       if (typeError) {
         throw invalid('', '', '', [{ type: 'FieldValueInvalid', field: 'patch', value: JSON.stringify(patched), detail: typeError }]);
       }
-      applyFieldValidation(scope, patched, undefined, params.fieldValidation);
+      // Strict: upstream's jsonPatcher refuses the patched object, 422 on the field "patch" with its JSON.
+      const patchedText = JSON.stringify(patched);
+      applyFieldValidation(scope, patched, undefined, params.fieldValidation, [], (problems) =>
+        invalid('', '', '', [{ type: 'FieldValueInvalid', field: 'patch', value: patchedText, detail: strictDecodingMessage(problems) }]),
+      );
       return patched;
     },
   });
@@ -71,24 +79,7 @@ function queryBool(value: string | null): boolean | undefined {
  * and prunes what the manager no longer sets; conflicts with other managers are 409 unless `force`.
  */
 async function handleApply(ctx: Context, scope: RequestScope, negotiated: ReturnType<typeof negotiate>): Promise<void> {
-  const manager = ctx.URL.searchParams.get('fieldManager') ?? '';
-  const leading: FieldError[] = manager === '' ? [{ type: 'FieldValueRequired', field: 'fieldManager', detail: 'is required for apply patch' }] : [];
-  const params = writeParams(ctx, leading);
-  const force = queryBool(ctx.URL.searchParams.get('force')) ?? false;
-  const raw = await readBody(ctx, scope.settings.maxRequestBodyBytes);
-  const decoded = decodeBody(raw, 'apply-patch-yaml', { maxDecodedBytes: scope.settings.maxRequestBodyBytes });
-  const config = applyConfiguration(decoded);
-  assertObjectDepth(config, 'patch');
-  if (params.fieldValidation !== 'Ignore') {
-    // The configuration is a map: the only strict-decoding problem it can have is a repeated key.
-    const duplicates = duplicateYamlKeys(raw.toString('utf8'));
-    if (duplicates.length > 0) {
-      const text = `yaml: unmarshal errors:\n${duplicates.map((d) => `  ${d}`).join('\n')}`;
-      if (params.fieldValidation === 'Strict') throw badRequest(`error strict decoding YAML: error converting YAML to JSON: ${text}`);
-      scope.context.warnings.push(...duplicates);
-    }
-  }
-
+  const { manager, params, force, config } = await readApplyRequest(ctx, scope);
   const context = forWrite(scope.context, { dryRun: params.dryRun, fieldManager: params.fieldManager });
   const fields = scope.store.fields.forSubresource(context.subresource);
   const { stored, created } = await scope.store.update(context, scope.info.namespace, scope.info.name, {
@@ -110,6 +101,39 @@ async function handleApply(ctx: Context, scope: RequestScope, negotiated: Return
   writeCommitted(ctx, scope, created ? 201 : 200, stored.object, stored.text, negotiated);
 }
 
+/** What an apply request carries: the manager (required), the write parameters, force, and the configuration. */
+export interface ApplyRequest {
+  readonly manager: string;
+  readonly params: ReturnType<typeof writeParams>;
+  readonly force: boolean;
+  readonly config: KubeObject;
+}
+
+/**
+ * Reads an apply request's parameters and body (YAML, duplicate keys refused or warned about as
+ * fieldValidation says); shared with the subresources that take apply (mapped-subresource.ts).
+ */
+export async function readApplyRequest(ctx: Context, scope: RequestScope): Promise<ApplyRequest> {
+  const manager = ctx.URL.searchParams.get('fieldManager') ?? '';
+  const leading: FieldError[] = manager === '' ? [{ type: 'FieldValueRequired', field: 'fieldManager', detail: 'is required for apply patch' }] : [];
+  const params = writeParams(ctx, leading);
+  const force = queryBool(ctx.URL.searchParams.get('force')) ?? false;
+  const raw = await readBody(ctx, scope.settings.maxRequestBodyBytes);
+  const decoded = decodeBody(raw, 'apply-patch-yaml', { maxDecodedBytes: scope.settings.maxRequestBodyBytes });
+  const config = applyConfiguration(decoded);
+  assertObjectDepth(config, 'patch');
+  if (params.fieldValidation !== 'Ignore') {
+    // The configuration is a map: the only strict-decoding problem it can have is a repeated key.
+    const duplicates = duplicateYamlKeys(raw.toString('utf8'));
+    if (duplicates.length > 0) {
+      const text = `yaml: unmarshal errors:\n${duplicates.map((d) => `  ${d}`).join('\n')}`;
+      if (params.fieldValidation === 'Strict') throw badRequest(`error strict decoding YAML: error converting YAML to JSON: ${text}`);
+      scope.context.warnings.push(...duplicates);
+    }
+  }
+  return { manager, params, force, config };
+}
+
 /** The applied configuration must be a map, as upstream's YAML decoding into one; null is an empty one. */
 function applyConfiguration(decoded: unknown): KubeObject {
   if (decoded === null || decoded === undefined) return {} as KubeObject;
@@ -119,7 +143,7 @@ function applyConfiguration(decoded: unknown): KubeObject {
 }
 
 /** A merge-style patch that sets metadata.resourceVersion asks for a conditional update. */
-function conditionalVersion(patch: unknown, format: string): number | undefined {
+export function conditionalVersion(patch: unknown, format: string): number | undefined {
   if (format === 'json-patch' || !patch || typeof patch !== 'object') return undefined;
   const rv = (patch as { metadata?: { resourceVersion?: unknown } }).metadata?.resourceVersion;
   if (typeof rv !== 'string' || rv === '') return undefined;

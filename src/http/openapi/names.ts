@@ -7,9 +7,16 @@ export interface GroupVersionKind {
   readonly kind: string;
 }
 
-/** `k8s.io.api.core.v1.ConfigMap` → `io.k8s.api.core.v1.ConfigMap` (the names kube-apiserver publishes). */
+/**
+ * `k8s.io.api.core.v1.ConfigMap` → `io.k8s.api.core.v1.ConfigMap` (the names kube-apiserver publishes).
+ * The module segment is the Go module's name: protobuf packages spell `kube-aggregator` and
+ * `apiextensions-apiserver` with an underscore, the published names with their hyphen.
+ */
 export function definitionName(messageName: string): string {
-  return messageName.startsWith('k8s.io.') ? `io.k8s.${messageName.slice('k8s.io.'.length)}` : messageName;
+  if (!messageName.startsWith('k8s.io.')) return messageName;
+  const rest = messageName.slice('k8s.io.'.length);
+  const dot = rest.indexOf('.');
+  return `io.k8s.${rest.slice(0, dot).replaceAll('_', '-')}${rest.slice(dot)}`;
 }
 
 /** `coordination.k8s.io` → `Coordination`, `rbac.authorization.k8s.io` → `RbacAuthorization`, '' → `Core`. */

@@ -48,11 +48,11 @@ export const PARAMS: Readonly<Record<string, ParamSpec>> = Object.fromEntries(
   ).map(([name, where, type, description]) => [name, { name, in: where, type, description }]),
 );
 
-const LIST_QUERY = ['allowWatchBookmarks', 'continue', 'fieldSelector', 'labelSelector', 'limit', 'resourceVersion',
+export const LIST_QUERY = ['allowWatchBookmarks', 'continue', 'fieldSelector', 'labelSelector', 'limit', 'resourceVersion',
   'resourceVersionMatch', 'sendInitialEvents', 'timeoutSeconds', 'watch'];
-const WRITE_QUERY = ['dryRun', 'fieldManager', 'fieldValidation'];
-const PATCH_QUERY = ['dryRun', 'fieldManager', 'fieldValidation', 'force'];
-const DELETE_QUERY = ['dryRun', 'gracePeriodSeconds', 'ignoreStoreReadErrorWithClusterBreakingPotential',
+export const WRITE_QUERY = ['dryRun', 'fieldManager', 'fieldValidation'];
+export const PATCH_QUERY = ['dryRun', 'fieldManager', 'fieldValidation', 'force'];
+export const DELETE_QUERY = ['dryRun', 'gracePeriodSeconds', 'ignoreStoreReadErrorWithClusterBreakingPotential',
   'orphanDependents', 'propagationPolicy'];
 const DELETE_COLLECTION_QUERY = [...DELETE_QUERY, 'continue', 'fieldSelector', 'labelSelector', 'limit',
   'resourceVersion', 'resourceVersionMatch', 'sendInitialEvents', 'timeoutSeconds'];
@@ -88,6 +88,11 @@ export interface Operation {
   readonly codes: readonly ('200' | '201' | '202')[];
   /** List operations stream watch events too. */
   readonly watchable?: true;
+  /** The media types the operation consumes and produces, when not the built-in kinds' (custom resources). */
+  readonly consumes?: readonly string[];
+  readonly produces?: readonly string[];
+  /** The body may be omitted (a custom resource's DELETE takes optional DeleteOptions). */
+  readonly bodyOptional?: true;
 }
 
 export interface PathSpec {

@@ -41,6 +41,8 @@ export function refTo(flavor: SchemaFlavor, messageName: string): JsonSchema {
 }
 
 /** True when the message is a well-known type published as its own (non-object) definition. */
+const APIEXTENSIONS = 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1';
+
 function wellKnownDefinition(flavor: SchemaFlavor, name: string): JsonSchema | undefined {
   switch (name) {
     case `${META}.Time`:
@@ -60,6 +62,13 @@ function wellKnownDefinition(flavor: SchemaFlavor, name: string): JsonSchema | u
       return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
     case PATCH:
       return { type: 'object' };
+    // Any JSON value, or a schema-or-something union: published without a type, as upstream's
+    // OpenAPISchemaType for them is empty (their JSON is not their protobuf form).
+    case `${APIEXTENSIONS}.JSON`:
+    case `${APIEXTENSIONS}.JSONSchemaPropsOrArray`:
+    case `${APIEXTENSIONS}.JSONSchemaPropsOrBool`:
+    case `${APIEXTENSIONS}.JSONSchemaPropsOrStringArray`:
+      return {};
     default:
       return undefined;
   }

@@ -18,7 +18,8 @@ import {
   type OpenApiOptions,
 } from './common.ts';
 import { cmp, sortedRecord, sortKinds } from './names.ts';
-import { kindPaths, PARAMS, PATCH_CONTENT_TYPES, type Operation } from './routes.ts';
+import { customResourceDefinitions, customResourcePaths, customResourceReferences, isCustomResource, withScaleKind } from './custom-resources.ts';
+import { kindPaths, PARAMS, PATCH_CONTENT_TYPES, type Operation, type PathSpec } from './routes.ts';
 import { buildDefinitions, refTo, STATUS, type JsonSchema, type SchemaFlavor } from './schemas.ts';
 
 const FLAVOR: SchemaFlavor = { refPrefix: '#/definitions/', v3: false };
@@ -35,19 +36,19 @@ function param(name: string): JsonSchema {
 function operation(op: Operation): JsonSchema {
   const parameters: JsonSchema[] = [];
   if (op.body) {
-    parameters.push({ in: 'body', name: 'body', required: true, schema: refTo(FLAVOR, op.body) });
+    parameters.push({ in: 'body', name: 'body', ...(op.bodyOptional ? {} : { required: true }), schema: refTo(FLAVOR, op.body) });
   }
   for (const q of op.query) parameters.push(param(q));
   const responses: Record<string, unknown> = {};
   for (const code of op.codes) responses[code] = { description: CODE_TEXT[code], schema: refTo(FLAVOR, op.response) };
   responses['401'] = { description: 'Unauthorized' };
   const out: JsonSchema = {
-    consumes: op.patch ? (op.patchTypes ?? PATCH_CONTENT_TYPES) : ['*/*'],
+    consumes: op.consumes ?? (op.patch ? (op.patchTypes ?? PATCH_CONTENT_TYPES) : ['*/*']),
     description: op.description,
     operationId: op.operationId,
   };
   if (parameters.length) out.parameters = parameters;
-  out.produces = op.watchable ? [...MEDIA_TYPES, ...WATCH_MEDIA_TYPES] : MEDIA_TYPES;
+  out.produces = op.produces ?? (op.watchable ? [...MEDIA_TYPES, ...WATCH_MEDIA_TYPES] : MEDIA_TYPES);
   out.responses = responses;
   out.schemes = ['https'];
   out.tags = [op.tag];
@@ -68,12 +69,20 @@ function discoveryItem(d: DiscoveryPath): JsonSchema {
   } };
 }
 
+function pathItem(spec: PathSpec): JsonSchema {
+  const item: JsonSchema = {};
+  for (const op of spec.operations) item[op.method] = operation(op);
+  item.parameters = spec.params.map(param);
+  return sortedRecord(item);
+}
+
 /**
  * The whole Swagger 2.0 document for the kinds: every route they support and the definitions of every
  * message those routes use. A plain object: build it once at startup and keep the serialized bytes.
  */
 export function openapiV2Document(kinds: readonly KindDefinition[], options: OpenApiOptions = {}): OpenApiV2Document {
-  const sorted = sortKinds(kinds);
+  const sorted = sortKinds(kinds.filter((k) => !isCustomResource(k)));
+  const customResources = sortKinds(kinds.filter(isCustomResource));
   const paths: Record<string, JsonSchema> = {};
   const roots = new Set<string>([STATUS]);
   const discovery: DiscoveryPath[] = [coreVersionsPath(), groupListPath()];
@@ -97,11 +106,20 @@ export function openapiV2Document(kinds: readonly KindDefinition[], options: Ope
       paths[spec.path] = sortedRecord(item);
     }
   }
+  // Custom resources' routes join the paths; their own definitions come from their CRDs, and the
+  // built-in ones they refer to (ObjectMeta, Scale, …) join the roots.
+  for (const kind of customResources) {
+    for (const spec of customResourcePaths(kind)) paths[spec.path] = pathItem(spec);
+    for (const message of customResourceReferences(kind)) roots.add(message);
+  }
+  const gvks = customResources.length ? withScaleKind(gvkMap(sorted)) : gvkMap(sorted);
+  let definitions = buildDefinitions(FLAVOR, [...roots].sort(cmp), gvks);
+  if (customResources.length) definitions = sortedRecord({ ...definitions, ...customResourceDefinitions(customResources, true) });
   return {
     swagger: '2.0',
     info: info(options),
     paths: sortedRecord(paths),
-    definitions: buildDefinitions(FLAVOR, [...roots].sort(cmp), gvkMap(sorted)),
+    definitions,
     securityDefinitions: { BearerToken: BEARER_TOKEN },
     security: [{ BearerToken: [] }],
   };

@@ -23,7 +23,8 @@ import {
   type OpenApiOptions,
 } from './common.ts';
 import { cmp, gvPath, sortedRecord, sortKinds } from './names.ts';
-import { kindPaths, PARAMS, PATCH_CONTENT_TYPES, type Operation } from './routes.ts';
+import { customResourceDefinitions, customResourcePaths, customResourceReferences, isCustomResource, withScaleKind } from './custom-resources.ts';
+import { kindPaths, PARAMS, PATCH_CONTENT_TYPES, type Operation, type PathSpec } from './routes.ts';
 import { buildDefinitions, refTo, STATUS, type JsonSchema, type SchemaFlavor } from './schemas.ts';
 
 export type { OpenApiOptions } from './common.ts';
@@ -50,14 +51,15 @@ function content(schema: JsonSchema, types: readonly string[]): Record<string, {
 
 function operation(op: Operation): JsonSchema {
   const responseSchema = refTo(FLAVOR, op.response);
-  const types = op.watchable ? [...MEDIA_TYPES, ...WATCH_MEDIA_TYPES].sort(cmp) : MEDIA_TYPES;
+  const types = op.produces ?? (op.watchable ? [...MEDIA_TYPES, ...WATCH_MEDIA_TYPES].sort(cmp) : MEDIA_TYPES);
   const responses: Record<string, unknown> = {};
   for (const code of op.codes) responses[code] = { content: content(responseSchema, types), description: CODE_TEXT[code] };
   responses['401'] = { description: 'Unauthorized' };
   const out: JsonSchema = { description: op.description, operationId: op.operationId };
   if (op.query.length) out.parameters = op.query.map((q) => param(q));
   if (op.body) {
-    out.requestBody = { content: content(refTo(FLAVOR, op.body), op.patch ? (op.patchTypes ?? PATCH_CONTENT_TYPES) : ['*/*']), required: true };
+    const types = op.consumes ?? (op.patch ? (op.patchTypes ?? PATCH_CONTENT_TYPES) : ['*/*']);
+    out.requestBody = { content: content(refTo(FLAVOR, op.body), types), ...(op.bodyOptional ? {} : { required: true }) };
   }
   out.responses = responses;
   out.tags = [op.tag];
@@ -74,21 +76,38 @@ function discoveryItem(d: DiscoveryPath): JsonSchema {
 }
 
 function document(paths: Record<string, JsonSchema>, roots: Set<string>, kinds: readonly KindDefinition[],
-  options: OpenApiOptions): OpenApiV3Document {
+  options: OpenApiOptions, customResources: readonly KindDefinition[] = []): OpenApiV3Document {
+  let schemas = buildDefinitions(FLAVOR, [...roots].sort(cmp), customResources.length ? withScaleKind(gvkMap(kinds)) : gvkMap(kinds));
+  if (customResources.length) schemas = sortedRecord({ ...schemas, ...customResourceDefinitions(customResources, false) });
   return {
     openapi: '3.0.0',
     info: info(options),
     paths: sortedRecord(paths),
     components: {
-      schemas: buildDefinitions(FLAVOR, [...roots].sort(cmp), gvkMap(kinds)),
+      schemas,
       securitySchemes: { BearerToken: BEARER_TOKEN },
     },
     security: [{ BearerToken: [] }],
   };
 }
 
+function pathItem(spec: PathSpec): JsonSchema {
+  const item: JsonSchema = {};
+  for (const op of spec.operations) item[op.method] = operation(op);
+  item.parameters = spec.params.map((p) => param(p));
+  return sortedRecord(item);
+}
+
+/** The routes of custom resource kinds into `paths`, and the built-in messages they refer to into `roots`. */
+function addCustomResources(customResources: readonly KindDefinition[], paths: Record<string, JsonSchema>, roots: Set<string>): void {
+  for (const kind of customResources) {
+    for (const spec of customResourcePaths(kind)) paths[spec.path] = pathItem(spec);
+    for (const message of customResourceReferences(kind)) roots.add(message);
+  }
+}
+
 function groupVersionDocument(kinds: readonly KindDefinition[], group: string, version: string,
-  options: OpenApiOptions): OpenApiV3Document {
+  options: OpenApiOptions, customResources: readonly KindDefinition[] = []): OpenApiV3Document {
   const paths: Record<string, JsonSchema> = {};
   const roots = new Set<string>([STATUS]);
   const resources = resourcesPath(group, version);
@@ -106,7 +125,28 @@ function groupVersionDocument(kinds: readonly KindDefinition[], group: string, v
       paths[spec.path] = sortedRecord(item);
     }
   }
-  return document(paths, roots, kinds, options);
+  addCustomResources(customResources, paths, roots);
+  return document(paths, roots, kinds, options, customResources);
+}
+
+/** The info of a group version only custom resources serve (apiextensions-apiserver's builder's). */
+const CRD_INFO = { title: 'Kubernetes CRD Swagger', version: 'v0.1.0' };
+
+/**
+ * The document of a group version only custom resources serve: apiextensions-apiserver publishes
+ * it alone, with its builder's info and without security or a discovery path; the built-in
+ * definitions it refers to carry the group-version-kinds of the built-in kinds, as client-go's
+ * scheme names them.
+ */
+function customResourceDocument(customResources: readonly KindDefinition[], builtins: readonly KindDefinition[]): OpenApiV3Document {
+  const paths: Record<string, JsonSchema> = {};
+  const roots = new Set<string>();
+  addCustomResources(customResources, paths, roots);
+  const schemas = sortedRecord({
+    ...buildDefinitions(FLAVOR, [...roots].sort(cmp), withScaleKind(gvkMap(builtins))),
+    ...customResourceDefinitions(customResources, false),
+  });
+  return { openapi: '3.0.0', info: CRD_INFO, paths: sortedRecord(paths), components: { schemas } };
 }
 
 function discoveryDocument(d: DiscoveryPath, options: OpenApiOptions): OpenApiV3Document {
@@ -118,7 +158,8 @@ export function openapiV3Paths(kinds: readonly KindDefinition[]): string[] {
   const out = new Set<string>(['api', 'apis']);
   for (const k of kinds) {
     out.add(gvPath(k.group, k.version));
-    if (k.group) out.add(`apis/${k.group}`);
+    // Custom resource groups get no group document: apiextensions-apiserver publishes group versions only.
+    if (k.group && !isCustomResource(k)) out.add(`apis/${k.group}`);
   }
   return [...out].sort(cmp);
 }
@@ -134,13 +175,16 @@ export function openapiV3Document(kinds: readonly KindDefinition[], path: string
   if (path === 'apis') return discoveryDocument(groupListPath(), options);
   const parts = path.split('/');
   if (parts[0] === 'apis' && parts.length === 2) {
-    return sorted.some((k) => k.group === parts[1]) ? discoveryDocument(groupPath(parts[1]), options) : undefined;
+    return sorted.some((k) => k.group === parts[1] && !isCustomResource(k)) ? discoveryDocument(groupPath(parts[1]), options) : undefined;
   }
   const [group, version] = parts[0] === 'api' && parts.length === 2 ? ['', parts[1]]
     : parts[0] === 'apis' && parts.length === 3 ? [parts[1], parts[2]] : [undefined, undefined];
   if (version === undefined) return undefined;
   const gvKinds = sorted.filter((k) => k.group === group && k.version === version);
-  return gvKinds.length ? groupVersionDocument(gvKinds, group!, version, options) : undefined;
+  const builtins = gvKinds.filter((k) => !isCustomResource(k));
+  const customResources = gvKinds.filter(isCustomResource);
+  if (builtins.length) return groupVersionDocument(builtins, group!, version, options, customResources);
+  return customResources.length ? customResourceDocument(customResources, sorted.filter((k) => !isCustomResource(k))) : undefined;
 }
 
 /** The hash kube-apiserver puts in `serverRelativeURL`: SHA-512 of the served JSON, upper-case hex. */

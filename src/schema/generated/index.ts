@@ -93,6 +93,13 @@ export const WELL_KNOWN: Readonly<Record<string, JsonShape>> = {
   'k8s.io.apimachinery.pkg.api.resource.QuantityValue': { kind: 'string', format: 'quantity' },
   'k8s.io.apimachinery.pkg.util.intstr.IntOrString': { kind: 'int-or-string' },
   'k8s.io.apimachinery.pkg.runtime.RawExtension': { kind: 'any' },
+  // apiextensions' JSON and the JSON Schema unions (a schema or an array, a bool or a schema, a schema
+  // or a string list): free JSON, as upstream's OpenAPI publishes them (they have no type there).
+  ...Object.fromEntries(
+    ['JSON', 'JSONSchemaPropsOrArray', 'JSONSchemaPropsOrBool', 'JSONSchemaPropsOrStringArray'].map(
+      (name): [string, JsonShape] => [`k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.${name}`, { kind: 'any' }],
+    ),
+  ),
   // `type ExtraValue []string` (user extras): a list of strings in JSON, a message on the wire.
   ...Object.fromEntries(
     ['authentication.v1', 'authentication.v1beta1', 'authorization.v1', 'authorization.v1beta1', 'certificates.v1', 'certificates.v1beta1'].map(

@@ -154,7 +154,8 @@ const TYPE_META_FIELDS: ReadonlySet<string> = new Set(['apiVersion', 'kind']);
 class StructNode implements MapAtom {
   readonly relationship: 'atomic' | 'granular';
   readonly hasFields = true;
-  readonly elementType = undefined;
+  /** Undeclared fields: errors, unless the schema keeps them (a CRD's preserve-unknown-fields with properties). */
+  readonly elementType: Atom | undefined;
   readonly untypedDeduced = false;
   readonly #schema: ObjectSchema;
   readonly #fieldAtoms = new Map<string, Atom>();
@@ -162,6 +163,7 @@ class StructNode implements MapAtom {
   constructor(schema: ObjectSchema, relationship: 'atomic' | 'granular') {
     this.#schema = schema;
     this.relationship = relationship;
+    this.elementType = schema.otherFields ? typeAtom(schema.otherFields) : undefined;
   }
 
   field(name: string): Atom | undefined {
