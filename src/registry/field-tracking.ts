@@ -7,7 +7,7 @@ import type { RequestContext } from '../api/request-context.ts';
 import type { KubeObject } from '../api/types.ts';
 import { systemContext } from '../api/request-context.ts';
 import { apiVersionOf, type KindDefinition } from './kind.ts';
-import { FieldManager, managerOrUserAgent, resetFieldsFor } from './managed-fields/index.ts';
+import { FieldManager, managerOrUserAgent, resetFieldsFor, type KindVersions } from './managed-fields/index.ts';
 
 export class FieldTracking {
   readonly #kind: KindDefinition;
@@ -37,6 +37,8 @@ export class FieldTracking {
         subresource,
         ...(resetFields ? { resetFields } : {}),
         ...(defaulter ? { defaulter } : {}),
+        // A custom resource's other versions, which managers may have recorded their fields at.
+        ...(versionsOf(kind) ? { versions: versionsOf(kind)! } : {}),
       });
       this.#managers.set(subresource, manager);
     }
@@ -47,6 +49,21 @@ export class FieldTracking {
   recordUpdate(ctx: RequestContext, live: KubeObject | null, next: KubeObject): KubeObject {
     return this.forSubresource(ctx.subresource).update(live, next, this.managerOf(ctx)) as KubeObject;
   }
+
+  /**
+   * recordUpdate of an update: other managers' fields recorded at another version of the kind are
+   * compared against the objects converted to it (a custom resource's conversion webhook may be
+   * asked). Never fails: a failed conversion stores the object without managedFields, as upstream's
+   * UpdateNoErrors does.
+   */
+  async recordUpdateConverting(ctx: RequestContext, live: KubeObject, next: KubeObject): Promise<KubeObject> {
+    return (await this.forSubresource(ctx.subresource).updateConverting(live, next, this.managerOf(ctx))) as KubeObject;
+  }
+}
+
+/** The versions a kind's storage mapping tells of (custom resources: crd/serving/field-manager-versions.ts). */
+function versionsOf(kind: KindDefinition): KindVersions | undefined {
+  return (kind.storage as { kindVersions?: KindVersions } | undefined)?.kindVersions;
 }
 
 const byKind = new WeakMap<KindDefinition, FieldTracking>();

@@ -243,7 +243,7 @@ export class ResourceStore {
       if (!info.apply) {
         // As upstream: the new object is defaulted as the decoder would, then the changes are the writer's.
         this.kind.strategy.default?.(ctx, desired);
-        desired = this.fields.recordUpdate(ctx, current.object, desired);
+        desired = await this.fields.recordUpdateConverting(ctx, current.object, desired);
       }
       const next = await this.#prepareUpdate(ctx, namespace, desired, current.object);
       if (this.#unchanged(next, current.object)) {

@@ -32,6 +32,7 @@ import { customResourceVersionSchema, type VersionSchema } from './version-schem
 import { cloneJson } from '../../api/types.ts';
 import { CustomResourceStore, type CrdServingState } from './serve-store.ts';
 import { versionStorage } from './version-storage.ts';
+import { crdKindVersions } from './field-manager-versions.ts';
 
 export const CRD_GROUP = 'apiextensions.k8s.io';
 export const CRD_RESOURCE = 'customresourcedefinitions';
@@ -95,12 +96,17 @@ export class CrdServing {
     let kinds: KindDefinition[];
     try {
       const storageSchema = storageVersionSchema(crd);
+      // One view of the CRD's versions for the field managers of all its kinds.
+      const kindVersions = crdKindVersions(crd, this.#clients);
       kinds = customResourceKinds(crd).map((kind) => ({
         ...kind,
-        storage: prunedForStorage(
-          readingAfterConversion(versionStorage(crd, kind.customResource?.version ?? kind.version, { clients: this.#clients }), customResourceReader(kind)),
-          storageSchema,
-        ),
+        storage: {
+          ...prunedForStorage(
+            readingAfterConversion(versionStorage(crd, kind.customResource?.version ?? kind.version, { clients: this.#clients }), customResourceReader(kind)),
+            storageSchema,
+          ),
+          kindVersions,
+        },
       }));
     } catch (err) {
       // Upstream answers requests with "the server could not properly serve the CR schema" then; the old kinds, if any, stay.

@@ -33,6 +33,14 @@ function structuralOf(version: CrdVersion): Structural | undefined {
   }
 }
 
+/**
+ * The type schema alone of one version (what server-side apply types that version's objects by),
+ * without compiling its validation rules.
+ */
+export function customResourceVersionTypeSchema(version: CrdVersion): ObjectSchema {
+  return customResourceTypeSchema(structuralOf(version));
+}
+
 export function customResourceVersionSchema(crd: CustomResourceDefinition, version: CrdVersion, kind: string): VersionSchema {
   const structural = structuralOf(version);
   let rules: CompiledRules = { validator: undefined };

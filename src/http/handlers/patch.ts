@@ -86,8 +86,9 @@ async function handleApply(ctx: Context, scope: RequestScope, negotiated: Return
     apply: true,
     // A resourceVersion in the configuration makes the write conditional, as it does for any update.
     precondition: conditionalVersion(config, 'apply-patch-yaml'),
-    build: (current) => {
-      const applied = fields.apply(current, config, manager, force) as KubeObject;
+    build: async (current) => {
+      // Fields other managers recorded at another version are compared through the kind's conversion.
+      const applied = (await fields.applyConverting(current, config, manager, force)) as KubeObject;
       const meta = (applied.metadata ??= {});
       if (current === null) {
         // Upstream's patcher: an apply that creates must not name a uid, and must name this object.

@@ -1,9 +1,11 @@
 import { cloneJson } from '../../codecs/deep-json.ts';
 import type { FieldSet } from '../../ssa/fieldpath/index.ts';
 import { ConflictsError } from '../../ssa/conflicts.ts';
-import { Updater } from '../../ssa/updater.ts';
+import { ConversionFailedError, ConversionPending, Updater, type VersionConverter } from '../../ssa/updater.ts';
+import { ApiError } from '../../api/errors.ts';
 import type { ObjectSchema } from '../../schema/type-schema.ts';
 import { defaultChain, type ChainOptions } from './chain/default-chain.ts';
+import { runConverting, type KindVersions } from './conversions.ts';
 import { applyConflictError } from './conflict-error.ts';
 import { decodeManagedFields, decodeOrEmpty, isResetManagedFields, ManagedFieldsDecodeError } from './decode.ts';
 import { encodeManagedFields } from './encode.ts';
@@ -29,6 +31,12 @@ export interface FieldManagerOptions {
   readonly defaulter?: (obj: JsonObject) => void;
   /** Upstream's DefaultMaxUpdateManagers (10); tests may lower it. */
   readonly maxUpdateManagers?: number;
+  /**
+   * The kind's other versions (a custom resource with several): sets recorded at one of them are
+   * compared against the objects converted there (use updateConverting / applyConverting). Without
+   * it every set is compared at the endpoint's version.
+   */
+  readonly versions?: KindVersions;
 }
 
 /**
@@ -39,12 +47,14 @@ export interface FieldManagerOptions {
 export class FieldManager {
   readonly #chain: ChainOptions;
   readonly #subresource: string;
+  readonly #versions: KindVersions | undefined;
 
   constructor(options: FieldManagerOptions) {
     const gv = parseGroupVersion(options.apiVersion);
     if (!gv) throw new Error(`invalid apiVersion ${options.apiVersion}`);
     const gvk = { ...gv, kind: options.kind };
     this.#subresource = options.subresource;
+    this.#versions = options.versions;
     this.#chain = {
       schema: options.schema,
       gvk,
@@ -68,17 +78,19 @@ export class FieldManager {
    * them; otherwise the stored ones carry on. Writes through a subresource always carry on the
    * stored ones. Never fails: if the fields cannot be worked out, the object goes without them.
    */
-  update(live: object | null, next: object, manager: string, now: Date = new Date()): object {
+  update(live: object | null, next: object, manager: string, now: Date = new Date(), converter?: VersionConverter): object {
     const liveObj = (live as JsonObject | null) ?? this.emptyObject();
     const managed = this.#decodeLiveOrNew(liveObj, next as JsonObject);
     // The copy leaves out the managedFields sent (read above; the result gets its own): not copying
     // them is what removing them from a whole copy would come to, key order included.
     const object = cloneJson(withoutManagedFields(next as JsonObject));
     try {
-      const result = defaultChain(this.#chain, dateSeconds(now)).update(liveObj, object, managed, manager);
+      const result = this.#chainFor(now, converter).update(liveObj, object, managed, manager);
       setManagedFields(result.object, encodeManagedFields(result.managed));
       return result.object;
-    } catch {
+    } catch (err) {
+      // A conversion still to be done (updateConverting does it and runs this again).
+      if (err instanceof ConversionPending) throw err;
       // Upstream logs "[SHOULD NOT HAPPEN]" and stores the object without managedFields, so that
       // nothing half-computed is ever kept.
       setManagedFields(object, undefined);
@@ -96,7 +108,7 @@ export class FieldManager {
    * version, with managedFields, or that does not fit the schema. A stored object whose
    * managedFields or shape is broken is the server's own fault: a plain Error.
    */
-  apply(live: object | null, config: object, manager: string, force: boolean, now: Date = new Date()): object {
+  apply(live: object | null, config: object, manager: string, force: boolean, now: Date = new Date(), converter?: VersionConverter): object {
     const liveObj = (live as JsonObject | null) ?? this.emptyObject();
     let managed: Managed;
     try {
@@ -107,9 +119,10 @@ export class FieldManager {
     }
     let result;
     try {
-      result = defaultChain(this.#chain, dateSeconds(now)).apply(liveObj, config as JsonObject, managed, manager, force);
+      result = this.#chainFor(now, converter).apply(liveObj, config as JsonObject, managed, manager, force);
     } catch (err) {
       if (err instanceof ConflictsError) throw applyConflictError(err.conflicts);
+      if (err instanceof ConversionFailedError) throw conversionFailed(err);
       throw err;
     }
     // The chain's last link turns "unchanged" into a copy of the live object.
@@ -117,6 +130,26 @@ export class FieldManager {
     if (live === null) withoutZeroLeftovers(object, liveObj, config);
     setManagedFields(object, encodeManagedFields(result.managed));
     return object;
+  }
+
+  /**
+   * update, with the objects converted to the versions other managers recorded first (a custom
+   * resource's webhook may be asked). Without other versions of the kind, update itself.
+   */
+  async updateConverting(live: object | null, next: object, manager: string, now: Date = new Date()): Promise<object> {
+    if (!this.#versions) return this.update(live, next, manager, now);
+    return runConverting(this.#versions, (converter) => this.update(live, next, manager, now, converter));
+  }
+
+  /** apply, with conversions as updateConverting does them. */
+  async applyConverting(live: object | null, config: object, manager: string, force: boolean, now: Date = new Date()): Promise<object> {
+    if (!this.#versions) return this.apply(live, config, manager, force, now);
+    // Each run gets its own copy of the configuration: nothing a stopped run did carries over.
+    return runConverting(this.#versions, (converter) => this.apply(live, cloneJson(config as JsonObject), manager, force, now, converter));
+  }
+
+  #chainFor(now: Date, converter: VersionConverter | undefined) {
+    return defaultChain(converter ? { ...this.#chain, converter } : this.#chain, dateSeconds(now));
   }
 
   /** Upstream's decodeLiveOrNew. */
@@ -134,4 +167,14 @@ export class FieldManager {
     // Clients that know nothing of managedFields (or send garbage) must not wipe them.
     return decodeOrEmpty(managedFieldsOf(live));
   }
+}
+
+/**
+ * A failed conversion, as upstream answers the field manager's plain error: 500 with the text as the
+ * message and no reason (ErrorToAPIStatus of an error that is no API status).
+ */
+function conversionFailed(err: ConversionFailedError): ApiError {
+  const e = new ApiError(500, '', err.message);
+  delete (e.status as { reason?: string }).reason;
+  return e;
 }

@@ -10,3 +10,4 @@ export { restoreManagedFieldsAfterAdmission } from './admission-guard.ts';
 export { LAST_APPLIED_ANNOTATION } from './last-applied.ts';
 export { storedEntriesIfOnlyTimesMoved } from './timestamps-only.ts';
 export type { ManagedFieldsEntry } from './entry.ts';
+export type { KindVersions } from './conversions.ts';

@@ -1,5 +1,5 @@
 import type { ObjectSchema } from '../../../schema/type-schema.ts';
-import type { Updater } from '../../../ssa/updater.ts';
+import type { Updater, VersionConverter } from '../../../ssa/updater.ts';
 import { groupVersionString, type GroupVersionKind, type JsonObject } from '../object-meta.ts';
 import { BuildManagerInfoManager } from './build-manager-info.ts';
 import { CapManagersManager, DEFAULT_MAX_UPDATE_MANAGERS } from './cap-managers.ts';
@@ -21,6 +21,8 @@ export interface ChainOptions {
   readonly defaulter?: (obj: JsonObject) => void;
   /** Upstream's DefaultMaxUpdateManagers unless a test wants fewer. */
   readonly maxUpdateManagers?: number;
+  /** The request's conversions to the other versions of the kind (none: sets are compared at the request's version). */
+  readonly converter?: VersionConverter;
 }
 
 /**
@@ -37,7 +39,7 @@ export function defaultChain(options: ChainOptions, now: number): Manager {
         new SkipNonAppliedManager(
           new CapManagersManager(
             new BuildManagerInfoManager(
-              new ManagedFieldsUpdater(new StripMetaManager(new StructuredMergeManager(options.updater, options.gvk, options.defaulter)), now),
+              new ManagedFieldsUpdater(new StripMetaManager(new StructuredMergeManager(options.updater, options.gvk, options.defaulter, options.converter)), now),
               apiVersion,
               options.subresource,
             ),

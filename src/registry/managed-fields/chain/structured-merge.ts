@@ -2,7 +2,7 @@ import { badRequest } from '../../../api/errors.ts';
 import { cloneJson } from '../../../codecs/deep-json.ts';
 import type { JsonValue } from '../../../ssa/fieldpath/index.ts';
 import { SchemaError } from '../../../ssa/typed/index.ts';
-import type { Updater } from '../../../ssa/updater.ts';
+import type { Updater, VersionConverter } from '../../../ssa/updater.ts';
 import { STRING_FIELDS } from '../entry.ts';
 import type { Managed } from '../managed.ts';
 import { describeObject, groupVersionString, isJsonObject, managedFieldsOf, objectGvk, withoutManagedFields, type GroupVersionKind, type JsonObject } from '../object-meta.ts';
@@ -18,6 +18,8 @@ export class StructuredMergeManager implements Manager {
     private readonly gvk: GroupVersionKind,
     /** Runs the kind's defaulting on an applied result, as upstream's objectDefaulter does. */
     private readonly defaulter?: (obj: JsonObject) => void,
+    /** Objects converted to the versions other managers recorded (upstream's versionConverter). */
+    private readonly converter?: VersionConverter,
   ) {}
 
   private get apiVersion(): string {
@@ -26,7 +28,7 @@ export class StructuredMergeManager implements Manager {
 
   update(live: JsonObject, next: JsonObject, managed: Managed, manager: string): UpdateResult {
     // The stored managedFields are no part of what is compared (they are re-encoded afterwards).
-    const { managers } = this.updater.update(withoutManagedFields(live) as JsonValue, next as JsonValue, this.apiVersion, new Map(managed.fields), manager);
+    const { managers } = this.updater.update(withoutManagedFields(live) as JsonValue, next as JsonValue, this.apiVersion, new Map(managed.fields), manager, this.converter);
     return { object: next, managed: { fields: managers, times: new Map(managed.times) } };
   }
 
@@ -40,7 +42,7 @@ export class StructuredMergeManager implements Manager {
 
     let result;
     try {
-      result = this.updater.apply(withoutManagedFields(live) as JsonValue, config as JsonValue, this.apiVersion, new Map(managed.fields), manager, force);
+      result = this.updater.apply(withoutManagedFields(live) as JsonValue, config as JsonValue, this.apiVersion, new Map(managed.fields), manager, force, this.converter);
     } catch (err) {
       throw this.typingError(err, live, config);
     }
