@@ -91,19 +91,28 @@ export function schemaUnionCodecs(props: () => SchemaPropsCodec): ReadonlyMap<st
     writesNullItems: true,
   };
 
-  const orArray: WellKnownCodec = {
+  /**
+   * JSONSchemaPropsOrArray and JSONSchemaPropsOrStringArray share one shape: a schema in field 1, or a
+   * list in field 2 (schemas, or property names); the list wins when both are present, as Go's
+   * MarshalJSON writes it.
+   */
+  const schemaOrList = <T>(
+    message: string,
+    listField: string,
+    readItem: (r: WireReader, end: number) => T,
+    writeItems: (w: Writer, items: readonly unknown[]) => void,
+  ): WellKnownCodec => ({
     decode(r, end) {
       let schema: Json | undefined;
-      const schemas: Json[] = [];
+      const list: T[] = [];
       eachField(r, end, (id, wt) => {
         if (id !== 1 && id !== 2) return false;
-        if (wt !== WIRE_LEN) throw wrongWireType(wt, id === 1 ? 'Schema' : 'JSONSchemas', 'JSONSchemaPropsOrArray');
-        const s = readSchema(r, end);
-        if (id === 1) schema = s;
-        else schemas.push(s);
+        if (wt !== WIRE_LEN) throw wrongWireType(wt, id === 1 ? 'Schema' : listField, message);
+        if (id === 1) schema = readSchema(r, end);
+        else list.push(readItem(r, end));
         return true;
       });
-      return schemas.length > 0 ? schemas : (schema ?? null);
+      return list.length > 0 ? list : (schema ?? null);
     },
     missing: null,
     write(w, tag, value) {
@@ -113,11 +122,19 @@ export function schemaUnionCodecs(props: () => SchemaPropsCodec): ReadonlyMap<st
         w.ldelim();
       } else if (Array.isArray(value)) {
         w.uint32(tag).fork();
-        for (const item of value) if (isObject(item)) writeSchema(w, 0x12, item);
+        writeItems(w, value);
         w.ldelim();
       }
     },
-  };
+  });
+
+  const orArray = schemaOrList('JSONSchemaPropsOrArray', 'JSONSchemas', readSchema, (w, items) => {
+    for (const item of items) if (isObject(item)) writeSchema(w, 0x12, item);
+  });
+
+  const orStringArray = schemaOrList('JSONSchemaPropsOrStringArray', 'Property', (r, end) => r.string(end), (w, items) => {
+    for (const item of items) if (typeof item === 'string') w.uint32(0x12).string(item);
+  });
 
   const orBool: WellKnownCodec = {
     decode(r, end) {
@@ -146,33 +163,6 @@ export function schemaUnionCodecs(props: () => SchemaPropsCodec): ReadonlyMap<st
         // A schema allows (UnmarshalJSON sets Allows with it).
         w.uint32(tag).fork().uint32(0x08).bool(true);
         writeSchema(w, 0x12, value);
-        w.ldelim();
-      }
-    },
-  };
-
-  const orStringArray: WellKnownCodec = {
-    decode(r, end) {
-      let schema: Json | undefined;
-      const property: string[] = [];
-      eachField(r, end, (id, wt) => {
-        if (id !== 1 && id !== 2) return false;
-        if (wt !== WIRE_LEN) throw wrongWireType(wt, id === 1 ? 'Schema' : 'Property', 'JSONSchemaPropsOrStringArray');
-        if (id === 1) schema = readSchema(r, end);
-        else property.push(r.string(end));
-        return true;
-      });
-      return property.length > 0 ? property : (schema ?? null);
-    },
-    missing: null,
-    write(w, tag, value) {
-      if (isObject(value)) {
-        w.uint32(tag).fork();
-        writeSchema(w, 0x0a, value);
-        w.ldelim();
-      } else if (Array.isArray(value)) {
-        w.uint32(tag).fork();
-        for (const item of value) if (typeof item === 'string') w.uint32(0x12).string(item);
         w.ldelim();
       }
     },
