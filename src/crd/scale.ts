@@ -115,18 +115,22 @@ function unknownError(err: unknown): unknown {
   return err instanceof ScalePathError ? new ApiError(500, '', err.message) : err;
 }
 
+/** scaleFromCustomResource with an unreadable path as upstream's 500. */
+function readScale(obj: KubeObject, paths: ScaleSubresource): ReturnType<typeof scaleFromCustomResource> {
+  try {
+    return scaleFromCustomResource(obj, paths);
+  } catch (e) {
+    throw unknownError(e);
+  }
+}
+
 /**
  * GET …/scale: the object's Scale.
  *
  * @throws ApiError 500 when the paths cannot be read, or InternalError when spec replicas are absent.
  */
 export function getScale(obj: KubeObject, paths: ScaleSubresource): Scale {
-  let result: ReturnType<typeof scaleFromCustomResource>;
-  try {
-    result = scaleFromCustomResource(obj, paths);
-  } catch (e) {
-    throw unknownError(e);
-  }
+  const result = readScale(obj, paths);
   if (!result.specReplicasFound) {
     const text = `the spec replicas field ${JSON.stringify(paths.specReplicasPath ?? '')} does not exist`;
     throw new ApiError(500, 'InternalError', `Internal error occurred: ${text}`, { causes: [{ message: text }] });
@@ -142,12 +146,7 @@ export const UNSET_SPEC_REPLICAS = -2147483648;
  * UNSET_SPEC_REPLICAS when the object has none (so a patch that leaves it alone is refused).
  */
 export function oldScaleForUpdate(obj: KubeObject, paths: ScaleSubresource): Scale {
-  let result: ReturnType<typeof scaleFromCustomResource>;
-  try {
-    result = scaleFromCustomResource(obj, paths);
-  } catch (e) {
-    throw unknownError(e);
-  }
+  const result = readScale(obj, paths);
   if (!result.specReplicasFound) result.scale.spec = { replicas: UNSET_SPEC_REPLICAS };
   return result.scale;
 }
