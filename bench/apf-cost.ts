@@ -11,7 +11,7 @@ import { MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS, SUGGESTED_FLOW_SCHEM
 import { readFlowSchema, readPriorityLevel } from '../src/flowcontrol/config-objects.ts';
 import { estimateWork } from '../src/flowcontrol/work-estimator.ts';
 import { APF_NAMESPACE, type ApfTarget } from './apf-setup.ts';
-import { processSeconds } from './cpu.ts';
+import { treeSeconds } from './cpu.ts';
 import { expect } from './http.ts';
 import { runConcurrent } from './load.ts';
 import { seqName } from './objects.ts';
@@ -71,7 +71,7 @@ export interface CpuPerRequest {
  * in interleaved rounds, each target's server CPU read from /proc before and after.
  */
 export async function measureCpuPerRequest(targets: readonly ApfTarget[], options: { objects: number; gets: number; creates: number; concurrency: number; rounds: number; payloadBytes: number; onPhase: (name: string, ops: number) => void }): Promise<CpuPerRequest> {
-  const cpu = (t: ApfTarget) => (t.server.pid === undefined ? undefined : processSeconds(t.server.pid));
+  const cpu = (t: ApfTarget) => (t.server.pid === undefined ? undefined : treeSeconds(t.server.pid));
   const used = { gets: new Map<string, number>(), creates: new Map<string, number>() };
   const payload = 'x'.repeat(options.payloadBytes);
   let created = 0;

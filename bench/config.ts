@@ -23,6 +23,10 @@ export interface BenchConfig {
   readonly watchGapMs: number;
   readonly payloadBytes: number;
   readonly resultsFile: string;
+  /** `--peer etcd` (or BENCH_PEER=etcd): etcd measured beside the server for the same work. */
+  readonly peer: 'etcd' | undefined;
+  /** BENCH_HTTP: the protocol of the get clients (and the bare HTTPS baseline): '2' (default, as kubectl and client-go) or '1.1'. */
+  readonly http: '1.1' | '2';
 }
 
 export const MEASURES = ['creates', 'gets', 'authGets', 'applies', 'policies', 'lists', 'watch', 'startup', 'apf', 'customResources'] as const;
@@ -35,6 +39,16 @@ function num(name: string, def: number): number {
   return n;
 }
 
+/** `--name value` or `--name=value` from the command line (npm run bench -- --peer etcd). */
+function arg(name: string): string | undefined {
+  const argv = process.argv.slice(2);
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === `--${name}`) return argv[i + 1];
+    if (argv[i].startsWith(`--${name}=`)) return argv[i].slice(name.length + 3);
+  }
+  return undefined;
+}
+
 export function loadBenchConfig(): BenchConfig {
   const scale = num('BENCH_SCALE', 1);
   const scaled = (name: string, def: number, min = 1) => Math.max(min, Math.round(num(name, def * scale)));
@@ -42,6 +56,11 @@ export function loadBenchConfig(): BenchConfig {
   if (mode !== 'child' && mode !== 'inprocess') throw new Error(`BENCH_SERVER must be child or inprocess, got "${mode}"`);
   const only = new Set((process.env.BENCH_ONLY ?? MEASURES.join(',')).split(',').map((s) => s.trim()).filter(Boolean));
   for (const m of only) if (!(MEASURES as readonly string[]).includes(m)) throw new Error(`BENCH_ONLY: unknown measure "${m}" (${MEASURES.join(', ')})`);
+  const peerName = arg('peer') ?? process.env.BENCH_PEER ?? '';
+  if (peerName !== '' && peerName !== 'etcd') throw new Error(`--peer: only etcd is known, got "${peerName}"`);
+  const peer = peerName === 'etcd' ? 'etcd' : undefined;
+  const http = process.env.BENCH_HTTP ?? '2';
+  if (http !== '1.1' && http !== '2') throw new Error(`BENCH_HTTP must be 1.1 or 2, got "${http}"`);
   const listObjects = scaled('BENCH_LIST_OBJECTS', 10_000, 100);
   const pageSize = Math.max(1, Math.round(num('BENCH_PAGE_SIZE', 50)));
   return {
@@ -62,5 +81,7 @@ export function loadBenchConfig(): BenchConfig {
     watchGapMs: num('BENCH_WATCH_GAP_MS', 5),
     payloadBytes: Math.round(num('BENCH_PAYLOAD_BYTES', 1024)),
     resultsFile: process.env.BENCH_RESULTS ?? 'bench/results/latest.json',
+    peer,
+    http,
   };
 }

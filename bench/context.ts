@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { BenchConfig } from './config.ts';
 import { expect } from './http.ts';
 import { encodeOps, WRITE_BATCH_SQL, createOp, seqName } from './objects.ts';
+import type { EtcdPeer } from './etcd/peer.ts';
 import type { BenchServer } from './server.ts';
 
 /** What every measure gets: settings, the running server, and raw connections beside it. */
@@ -17,6 +18,10 @@ export interface BenchContext {
   /** A second database with the same schema and no server on it: raw writes and NOTIFY go here, so the
    * server's watch hub neither sees them nor competes with them. */
   readonly rawDbUrl: string;
+  /** etcd beside the server (`--peer etcd`). */
+  readonly peer?: EtcdPeer;
+  /** Counts a comparison process's CPU (the bare HTTPS baseline) as a peer's, not as other load. */
+  trackPeerCpu(pid: number): void;
   url(path: string): URL;
   /** Logs progress and starts a CPU-accounting phase of that name. */
   step(phase: string, detail: string, ops?: number): void;

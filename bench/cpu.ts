@@ -8,6 +8,8 @@ interface CpuSnapshot {
   readonly bench: number;
   /** Per backend pid: PostgreSQL backends serving the bench's databases. */
   readonly backends: Map<number, number>;
+  /** Per peer pid (etcd, the bare HTTPS baseline): the comparison servers the bench started. */
+  readonly peers: Map<number, number>;
   readonly machineBusy: number;
 }
 
@@ -21,6 +23,8 @@ export interface PhaseCpu {
   readonly benchCores: number;
   /** PostgreSQL backends connected to the bench's databases (the server's and the raw one). */
   readonly postgresCores: number;
+  /** Peer processes the bench started for comparison (etcd, the bare HTTPS server); absent without peers. */
+  readonly peerCores?: number;
   /** Everything else on the machine: PostgreSQL's WAL writer and checkpointer, other users. */
   readonly otherCores: number;
 }
@@ -36,6 +40,42 @@ export function processSeconds(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * CPU seconds of a process and every process below it: the server with --workers is a primary and
+ * its cluster workers, and the workers do the serving.
+ */
+export function treeSeconds(root: number): number {
+  const parents = new Map<number, number>();
+  try {
+    for (const d of readdirSync('/proc')) {
+      if (!/^\d+$/.test(d)) continue;
+      try {
+        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+        // ppid is the second field after the command.
+        parents.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      } catch {
+        // gone in between
+      }
+    }
+  } catch {
+    return processSeconds(root);
+  }
+  const inTree = new Set([root]);
+  // Parents usually have lower pids, but not always: repeat until nothing joins.
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, ppid] of parents) {
+      if (!inTree.has(pid) && inTree.has(ppid)) {
+        inTree.add(pid);
+        grew = true;
+      }
+    }
+  }
+  let total = 0;
+  for (const pid of inTree) total += processSeconds(pid);
+  return total;
 }
 
 function machineBusySeconds(): number {
@@ -80,6 +120,7 @@ function backendSeconds(databases: readonly string[]): Map<number, number> {
 export class CpuPhases {
   readonly #serverPid: number | undefined;
   readonly #databases: readonly string[];
+  readonly #peers = new Set<number>();
   readonly phases: PhaseCpu[] = [];
   #current: { name: string; ops?: number; start: CpuSnapshot } | null = null;
 
@@ -88,12 +129,18 @@ export class CpuPhases {
     this.#databases = databases;
   }
 
+  /** Counts `pid`'s CPU as a peer's (not as other load) from the next mark on. */
+  addPeer(pid: number): void {
+    this.#peers.add(pid);
+  }
+
   #snapshot(): CpuSnapshot {
     return {
       at: performance.now(),
-      server: this.#serverPid === undefined ? 0 : processSeconds(this.#serverPid),
+      server: this.#serverPid === undefined ? 0 : treeSeconds(this.#serverPid),
       bench: processSeconds(process.pid),
       backends: backendSeconds(this.#databases),
+      peers: new Map([...this.#peers].map((pid) => [pid, processSeconds(pid)])),
       machineBusy: machineBusySeconds(),
     };
   }
@@ -109,6 +156,9 @@ export class CpuPhases {
         const bench = now.bench - cur.start.bench;
         let postgres = 0;
         for (const [pid, s] of now.backends) postgres += s - (cur.start.backends.get(pid) ?? 0);
+        let peer = 0;
+        // A peer that stopped within the phase reads 0 now: its CPU since the last mark is lost, not negative.
+        for (const [pid, s] of now.peers) if (s >= (cur.start.peers.get(pid) ?? Infinity)) peer += s - cur.start.peers.get(pid)!;
         const busy = now.machineBusy - cur.start.machineBusy;
         const r = (x: number) => Number((x / secs).toFixed(2));
         this.phases.push({
@@ -118,7 +168,8 @@ export class CpuPhases {
           serverCores: this.#serverPid === undefined ? null : r(server),
           benchCores: r(bench),
           postgresCores: r(postgres),
-          otherCores: r(Math.max(0, busy - server - bench - postgres)),
+          ...(this.#peers.size > 0 ? { peerCores: r(peer) } : {}),
+          otherCores: r(Math.max(0, busy - server - bench - postgres - peer)),
         });
       }
     }
@@ -140,13 +191,15 @@ export class CpuPhases {
         serverCores: list[0].serverCores === null ? null : w((p) => p.serverCores ?? 0),
         benchCores: w((p) => p.benchCores),
         postgresCores: w((p) => p.postgresCores),
+        ...(list.some((p) => p.peerCores !== undefined) ? { peerCores: w((p) => p.peerCores ?? 0) } : {}),
         otherCores: w((p) => p.otherCores),
       };
     });
   }
 
   format(): string {
-    const head = ['phase', 'secs', 'server', 'bench', 'postgres', 'other', 'µs CPU/op: server', 'bench', 'postgres'];
+    const withPeer = this.#peers.size > 0;
+    const head = ['phase', 'secs', 'server', 'bench', 'postgres', ...(withPeer ? ['peer'] : []), 'other', 'µs CPU/op: server', 'bench', 'postgres', ...(withPeer ? ['peer'] : [])];
     const perOp = (p: PhaseCpu, cores: number | null) =>
       p.ops === undefined || cores === null ? '' : String(Math.round((cores * p.seconds * 1e6) / p.ops));
     const rows = this.aggregated().filter((p) => !p.phase.endsWith('(warm-up)')).map((p) => [
@@ -155,10 +208,12 @@ export class CpuPhases {
       p.serverCores === null ? '(in bench)' : p.serverCores.toFixed(2),
       p.benchCores.toFixed(2),
       p.postgresCores.toFixed(2),
+      ...(withPeer ? [(p.peerCores ?? 0).toFixed(2)] : []),
       p.otherCores.toFixed(2),
       perOp(p, p.serverCores),
       perOp(p, p.benchCores),
       perOp(p, p.postgresCores),
+      ...(withPeer ? [perOp(p, p.peerCores ?? 0)] : []),
     ]);
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
     const pad = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');

@@ -92,7 +92,8 @@ export async function measureCreates(ctx: BenchContext): Promise<Row[]> {
         better: 'higher',
         note:
           `what batching achieves: the server's own WriteBatcher driven directly by ${c} concurrent callers (no HTTP, no namespace read): ` +
-          `${groupBatching.rows} creates in ${groupBatching.transactions} transactions (mean batch ${groupBatching.meanBatch}). Rounds: ${group.rounds.join(', ')}.`,
+          `${groupBatching.rows} creates in ${groupBatching.transactions} transactions (mean batch ${groupBatching.meanBatch}), latency p50 ${group.latency.p50} ms, p99 ${group.latency.p99} ms; ` +
+          `the server's batches: mean ${serverBatching.meanBatch}, latency p50 ${server.latency.p50} ms, p99 ${server.latency.p99} ms. Rounds: ${group.rounds.join(', ')}.`,
         details: { raw: { ...group, batching: groupBatching } },
       },
       {

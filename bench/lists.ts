@@ -97,6 +97,8 @@ export async function measureLists(ctx: BenchContext): Promise<Row[]> {
   const deepPage = await continuePage(deep);
   const secondPage = deep > 2 ? await continuePage(2) : undefined;
   const walkStats = rounded(summarize(walk));
+  const etcd = ctx.peer ? await ctx.peer.lists(ns, n, limit, deep > 2 ? [1, deep, 2] : [1, deep], reps, ctx.step) : undefined;
+  const etcdPage = (page: number) => (etcd ? { etcd: etcd.pages.get(page)!.p50, etcdDetails: etcd.pages.get(page) } : {});
 
   return [
     {
@@ -108,6 +110,13 @@ export async function measureLists(ctx: BenchContext): Promise<Row[]> {
       better: 'lower',
       note: `buildListQuery at the latest version, all rows fetched as text into this process (median of ${reps}).`,
       details: { server: fullServer, raw: fullRaw },
+      ...(etcd
+        ? {
+            etcd: etcd.full.p50,
+            etcdNote: `one Range over /registry/configmaps/${ns}/ without limit (what kube-apiserver sends etcd for a list without limit; served from etcd, not the watch cache); page rows: Range with limit ${limit}, continue pages from the key after the last one at page 1's revision.`,
+            etcdDetails: etcd.full,
+          }
+        : {}),
     },
     {
       id: 'list_page1_ms',
@@ -118,6 +127,7 @@ export async function measureLists(ctx: BenchContext): Promise<Row[]> {
       better: 'lower',
       note: `buildListQuery with limit ${limit + 1} and the remaining-item count (median of ${pageReps}).`,
       details: { server: page1Server, raw: page1Raw },
+      ...etcdPage(1),
     },
     {
       id: 'list_deep_page_ms',
@@ -130,6 +140,7 @@ export async function measureLists(ctx: BenchContext): Promise<Row[]> {
         `the continue-token page: buildListQuery at the token's exact version (objects ∪ history) after its key (median of ${pageReps}; ` +
         `${deepPage.items} items). Walking pages 1..${deep - 1} took ${Math.round(walkMs)} ms (per page p50 ${walkStats.p50} ms, max ${walkStats.max} ms).`,
       details: { server: deepPage.server, raw: deepPage.raw, items: deepPage.items, walk: { totalMs: Math.round(walkMs), perPage: walkStats } },
+      ...etcdPage(deep),
     },
     ...(secondPage
       ? [
@@ -142,6 +153,7 @@ export async function measureLists(ctx: BenchContext): Promise<Row[]> {
             better: 'lower' as const,
             note: `the first continue-token page, with ${n - limit} items after it: an exact-version page costs in proportion to the rows after its key.`,
             details: { server: secondPage.server, raw: secondPage.raw },
+            ...etcdPage(2),
           },
         ]
       : []),

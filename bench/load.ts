@@ -38,6 +38,24 @@ export interface Contender {
   readonly op: (i: number) => Promise<void>;
 }
 
+/**
+ * A contender that rides along in another measure's rounds (the --peer etcd run): registered against the
+ * name of the contender it is compared with (e.g. 'creates: server'), so the measure itself needs no change.
+ */
+export interface PeerContender extends Contender {
+  /** Set-up before its warm-up (seeding). */
+  readonly prepare?: () => Promise<void>;
+  /** Receives its result when the rounds are over. */
+  readonly done?: (result: LoadResult) => void;
+}
+
+const peerContenders = new Map<string, PeerContender>();
+
+/** Adds `peer` to every interleavedRounds call that has a contender named `alongside`. */
+export function addPeerContender(alongside: string, peer: PeerContender): void {
+  peerContenders.set(alongside, peer);
+}
+
 /** Warm-up operations get indexes from here on, so they never collide with measured ones. */
 export const WARM_BASE = 1_000_000_000;
 
@@ -55,6 +73,9 @@ export async function interleavedRounds(
   contenders: readonly Contender[],
   options: { concurrency: number; total: number; rounds: number; warmup: number; onPhase?: (name: string, ops: number) => void },
 ): Promise<Record<string, LoadResult>> {
+  const peers = contenders.flatMap((c) => (peerContenders.has(c.name) ? [peerContenders.get(c.name)!] : []));
+  for (const p of peers) await p.prepare?.();
+  contenders = [...contenders, ...peers];
   for (const c of contenders) {
     options.onPhase?.(`${c.name} (warm-up)`, options.warmup);
     await runConcurrent(options.concurrency, options.warmup, c.op, WARM_BASE);
@@ -84,6 +105,7 @@ export async function interleavedRounds(
       latency: rounded(summarize(a.latencies)),
     };
   }
+  for (const p of peers) p.done?.(out[p.name]);
   return out;
 }
 

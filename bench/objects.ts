@@ -19,18 +19,18 @@ export function configMapBody(namespace: string, name: string, bytes: number): s
 }
 
 /** The same ConfigMap as the server hands it to storage (server fields filled in). */
-export function storedConfigMapText(namespace: string, name: string, bytes: number): string {
+export function storedConfigMapText(namespace: string, name: string, bytes: number, labels: Record<string, string> = {}): string {
   return JSON.stringify({
     apiVersion: 'v1',
     kind: 'ConfigMap',
-    metadata: { name, namespace, labels: { app: 'bench' }, uid: randomUUID(), creationTimestamp: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') },
+    metadata: { name, namespace, labels: { app: 'bench', ...labels }, uid: randomUUID(), creationTimestamp: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') },
     data: { payload: payload(bytes) },
   });
 }
 
 /** A create op for kube_write_batch, exactly as the server's storage sends one. */
-export function createOp(namespace: string, name: string, bytes: number): WriteOp {
-  return { op: 'create', g: '', r: 'configmaps', ns: namespace, n: name, objectText: storedConfigMapText(namespace, name, bytes) };
+export function createOp(namespace: string, name: string, bytes: number, labels?: Record<string, string>): WriteOp {
+  return { op: 'create', g: '', r: 'configmaps', ns: namespace, n: name, objectText: storedConfigMapText(namespace, name, bytes, labels) };
 }
 
 /** kube_write_batch's argument, encoded the way WriteBatcher encodes it (object texts spliced in). */

@@ -14,6 +14,10 @@ export interface Row {
   /** What the raw figure is (and anything else needed to read the row). */
   readonly note?: string;
   readonly details?: unknown;
+  /** The same work done by etcd as kube-apiserver drives it (`--peer etcd`); null: no etcd equivalent. */
+  readonly etcd?: number | null;
+  readonly etcdNote?: string;
+  readonly etcdDetails?: unknown;
 }
 
 export interface Report {
@@ -21,9 +25,11 @@ export interface Report {
   readonly wallClockSeconds: number;
   readonly machine: Record<string, string | number>;
   readonly config: Record<string, unknown>;
-  readonly rows: readonly (Row & { ratio: number | null })[];
+  readonly rows: readonly (Row & { ratio: number | null; ratioEtcd?: number | null })[];
   /** CPU by phase (see cpu.ts). */
   readonly cpu?: readonly PhaseCpu[];
+  /** Measured phases during which other work on the machine took more than a quarter core. */
+  readonly disturbedRounds?: readonly { phase: string; round: number; seconds: number; otherCores: number }[];
   readonly failures?: readonly string[];
 }
 
@@ -40,19 +46,36 @@ function fmt(n: number | null): string {
   return n.toFixed(2);
 }
 
-/** A plain-text table: metric, server figure, raw PostgreSQL figure, ratio; notes underneath. */
+/** server / etcd, read like ratioOf; null when the row has no etcd figure. */
+export function ratioEtcdOf(row: Row): number | null {
+  if (row.server === null || row.etcd === undefined || row.etcd === null || row.etcd === 0) return null;
+  return Number((row.server / row.etcd).toFixed(2));
+}
+
+/**
+ * A plain-text table: metric, server figure, raw PostgreSQL figure, ratio (and, when any row has one,
+ * the etcd figure and the ratio to it); notes underneath.
+ */
 export function formatTable(rows: readonly Row[]): string {
-  const header = ['metric', 'unit', 'server', 'raw PostgreSQL', 'server/raw'];
-  const lines = rows.map((r) => {
-    const ratio = ratioOf(r);
-    const verdict = ratio === null ? '' : r.better === 'higher' ? ` (${fmt(ratio * 100)}% of raw)` : ` (${fmt(ratio)}x raw)`;
-    return [r.metric, r.unit, fmt(r.server), fmt(r.raw), ratio === null ? '—' : `${ratio}${verdict}`];
-  });
+  const withEtcd = rows.some((r) => r.etcd !== undefined);
+  const header = ['metric', 'unit', 'server', 'raw PostgreSQL', 'server/raw', ...(withEtcd ? ['etcd', 'server/etcd'] : [])];
+  const verdict = (ratio: number | null, r: Row, what: string) =>
+    ratio === null ? '—' : `${ratio}${r.better === 'higher' ? ` (${fmt(ratio * 100)}% of ${what})` : ` (${fmt(ratio)}x ${what})`}`;
+  const lines = rows.map((r) => [
+    r.metric,
+    r.unit,
+    fmt(r.server),
+    fmt(r.raw),
+    verdict(ratioOf(r), r, 'raw'),
+    ...(withEtcd ? [fmt(r.etcd ?? null), verdict(ratioEtcdOf(r), r, 'etcd')] : []),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const pad = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 3 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
+  const pad = (cells: string[]) => cells.map((c, i) => (i === 2 || i === 3 || i === 5 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
   const out = [pad(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(pad)];
   const notes = rows.filter((r) => r.note).map((r) => `  - ${r.metric}: ${r.note}`);
   if (notes.length > 0) out.push('', 'raw PostgreSQL figures and notes:', ...notes);
+  const etcdNotes = rows.filter((r) => r.etcdNote).map((r) => `  - ${r.metric}: ${r.etcdNote}`);
+  if (etcdNotes.length > 0) out.push('', 'etcd figures:', ...etcdNotes);
   return out.join('\n');
 }
 

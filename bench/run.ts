@@ -18,7 +18,9 @@ import { measureCustomResources } from './custom-resources.ts';
 import { measureGets } from './gets.ts';
 import { measureLists } from './lists.ts';
 import { measurePolicies } from './policies.ts';
-import { formatComparison, formatTable, ratioOf, readPreviousReport, writeReport, type Row } from './report.ts';
+import { EtcdPeer } from './etcd/peer.ts';
+import { ETCD_INSTALL_HINT, findEtcd } from './etcd/server.ts';
+import { formatComparison, formatTable, ratioEtcdOf, ratioOf, readPreviousReport, writeReport, type Row } from './report.ts';
 import { startBenchServer, type BenchServer } from './server.ts';
 import { measureStartup } from './startup.ts';
 import { measureWatch } from './watch.ts';
@@ -64,6 +66,47 @@ function machineFacts(pgFacts: Record<string, string>, cfg: BenchConfig): Record
   };
 }
 
+/** A round (one phase run) in which other work on the machine used more than this many cores is flagged. */
+const DISTURBED_CORES = 0.25;
+
+/** Measured phases (warm-ups aside) during which other load exceeded DISTURBED_CORES, numbered by round. */
+function disturbedRounds(cpu: CpuPhases): { phase: string; round: number; seconds: number; otherCores: number }[] {
+  const seen = new Map<string, number>();
+  const out: { phase: string; round: number; seconds: number; otherCores: number }[] = [];
+  for (const p of cpu.phases) {
+    const round = (seen.get(p.phase) ?? 0) + 1;
+    seen.set(p.phase, round);
+    if (p.ops !== undefined && !p.phase.endsWith('(warm-up)') && p.otherCores > DISTURBED_CORES) out.push({ phase: p.phase, round, seconds: p.seconds, otherCores: p.otherCores });
+  }
+  return out;
+}
+
+/** Puts the peer's figures on the rows (null where etcd has no equivalent) and adds the watch set-up row. */
+function withPeerFigures(rows: Row[], peer: EtcdPeer): Row[] {
+  const out: Row[] = rows.map((r) => {
+    if (r.etcd !== undefined) return r;
+    const f = peer.figures.get(r.id);
+    return { ...r, etcd: f?.value ?? null, ...(f?.note ? { etcdNote: f.note } : {}), ...(f?.details ? { etcdDetails: f.details } : {}) };
+  });
+  const watchRow = rows.find((r) => r.id === 'watch_event_p50');
+  const openMs = (watchRow?.details as { openMs?: number } | undefined)?.openMs;
+  const etcdOpen = peer.figures.get('watch_open_ms')?.value;
+  if (watchRow && openMs !== undefined && etcdOpen !== undefined) {
+    const at = out.findIndex((r) => r.id === 'watch_event_p99');
+    out.splice(at + 1, 0, {
+      id: 'watch_open_ms',
+      metric: `time to open ${watchRow.metric.replace(/.*, /, '')}`,
+      unit: 'ms',
+      server: openMs,
+      raw: null,
+      better: 'lower',
+      etcd: etcdOpen,
+      note: 'from the first watch request to the last one answered (server: response headers; etcd: the created confirmation), opened in waves of 50.',
+    });
+  }
+  return out;
+}
+
 /** Cores used on average by everything but the server, the bench and its databases' backends. */
 function otherLoad(cpu: CpuPhases): number {
   const phases = cpu.aggregated();
@@ -75,7 +118,12 @@ async function main(): Promise<number> {
   const wallStart = performance.now();
   const startedAt = new Date().toISOString();
   const cfg = loadBenchConfig();
-  const facts = machineFacts(await postgresFacts(), cfg);
+  const etcdFound = cfg.peer === 'etcd' ? findEtcd() : undefined;
+  if (cfg.peer === 'etcd' && !etcdFound) {
+    process.stderr.write(`--peer etcd: ${ETCD_INSTALL_HINT}\n`);
+    return 2;
+  }
+  const facts = { ...machineFacts(await postgresFacts(), cfg), ...(etcdFound ? { etcd: etcdFound.version } : {}), getsHttp: cfg.http };
   logLine(`scale ${cfg.scale}, server ${cfg.serverMode}, measures ${[...cfg.only].join(', ')}`);
 
   let server: BenchServer | undefined;
@@ -84,7 +132,9 @@ async function main(): Promise<number> {
   const rows: Row[] = [];
   const failures: string[] = [];
   let cpu: CpuPhases | undefined;
+  let peer: EtcdPeer | undefined;
   const stopAll = async () => {
+    await peer?.stop().catch((err) => logLine(`stopping etcd failed: ${(err as Error).message}`));
     await serverDb?.end().catch(() => undefined);
     serverDb = undefined;
     await server?.stop().catch((err) => logLine(`stopping the server failed: ${(err as Error).message}`));
@@ -113,22 +163,32 @@ async function main(): Promise<number> {
     const running = server;
     cpu = new CpuPhases(running.pid, [new URL(running.databaseUrl).pathname.slice(1), rawDb.name]);
     const phases = cpu;
+    const step: BenchContext['step'] = (phase, detail, ops) => {
+      phases.mark(phase, ops);
+      if (detail) logLine(`${phase}: ${detail}`);
+    };
+    if (cfg.peer === 'etcd') {
+      logLine(`starting etcd ${etcdFound!.version} beside the server`);
+      peer = await EtcdPeer.start(cfg.payloadBytes, step);
+      phases.addPeer(peer.server.pid);
+    }
     const ctx: BenchContext = {
       cfg,
       server: running,
       agent: running.agent(),
       serverDb,
       rawDbUrl: rawDb.url,
+      ...(peer ? { peer } : {}),
+      trackPeerCpu: (pid) => phases.addPeer(pid),
       url: (p) => new URL(p, running.url),
-      step: (phase, detail, ops) => {
-        phases.mark(phase, ops);
-        if (detail) logLine(`${phase}: ${detail}`);
-      },
+      step,
     };
     for (const [name, measure] of Object.entries(MEASURES)) {
       if (!cfg.only.has(name)) continue;
       try {
         rows.push(...(await measure(ctx)));
+        // etcd's watch runs right after the server's, with the same watchers and writes.
+        if (name === 'watch' && peer) await peer.watch(cfg.watchers, cfg.watchWrites, cfg.watchGapMs, step);
       } catch (err) {
         failures.push(`${name}: ${(err as Error).stack ?? err}`);
         logLine(`${name} failed: ${(err as Error).message}`);
@@ -142,19 +202,29 @@ async function main(): Promise<number> {
     process.off('SIGTERM', onSignal);
   }
 
+  const finalRows = peer ? withPeerFigures(rows, peer) : rows;
+  const disturbed = cpu ? disturbedRounds(cpu) : [];
   const wallClockSeconds = Number(((performance.now() - wallStart) / 1000).toFixed(1));
   const out: string[] = [];
   out.push('', `pgkube benchmark — ${startedAt}`);
   out.push(Object.entries(facts).map(([k, v]) => `${k}: ${v}`).join(' | '));
   out.push(`scale ${cfg.scale}: ${cfg.creates} creates, ${cfg.gets} gets, ${cfg.listObjects} listed objects, ${cfg.watchers} watchers × ${cfg.watchWrites} writes, ${cfg.concurrency} clients`);
-  out.push('', formatTable(rows));
+  out.push('', formatTable(finalRows));
   const busy = cpu ? otherLoad(cpu) : 0;
   if (busy > 0.25) {
     out.push('', `WARNING: other work used ${busy.toFixed(2)} cores on average during the run (see "other" below): every figure is depressed; compare runs on a quiet machine.`);
   }
-  if (cpu && cpu.aggregated().length > 0) out.push('', `CPU by phase (cores busy on average; ${os.cpus().length} = machine saturated; postgres = backends of the bench's databases, other = WAL writer, checkpointer and anything else on the machine):`, cpu.format());
+  if (disturbed.length > 0) {
+    out.push('', `Disturbed rounds (other work above ${DISTURBED_CORES} cores while they ran; their figures are depressed):`);
+    const byPhase = new Map<string, typeof disturbed>();
+    for (const d of disturbed) byPhase.set(d.phase, [...(byPhase.get(d.phase) ?? []), d]);
+    for (const [phase, list] of byPhase) {
+      out.push(`  ${phase}: round${list.length > 1 ? 's' : ''} ${list.map((d) => `${d.round} (${d.otherCores} cores, ${d.seconds} s)`).join(', ')}`);
+    }
+  }
+  if (cpu && cpu.aggregated().length > 0) out.push('', `CPU by phase (cores busy on average; ${os.cpus().length} = machine saturated; postgres = backends of the bench's databases, peer = etcd and the bare HTTPS server, other = WAL writer, checkpointer and anything else on the machine):`, cpu.format());
   const previous = await readPreviousReport(cfg.resultsFile);
-  const comparison = previous ? formatComparison(previous, rows, cfg.scale) : '';
+  const comparison = previous ? formatComparison(previous, finalRows, cfg.scale) : '';
   if (comparison) out.push('', comparison);
   out.push('', `wall clock ${wallClockSeconds} s${failures.length ? `; ${failures.length} measure(s) FAILED` : ''}`);
   for (const f of failures) out.push(`FAILED ${f}`);
@@ -165,7 +235,8 @@ async function main(): Promise<number> {
     wallClockSeconds,
     machine: { ...facts, otherLoadCores: cpu ? Number(otherLoad(cpu).toFixed(2)) : 0 },
     config: { ...cfg, only: [...cfg.only] },
-    rows: rows.map((r) => ({ ...r, ratio: ratioOf(r) })),
+    rows: finalRows.map((r) => ({ ...r, ratio: ratioOf(r), ...(r.etcd !== undefined ? { ratioEtcd: ratioEtcdOf(r) } : {}) })),
+    disturbedRounds: disturbed,
     ...(cpu ? { cpu: cpu.aggregated() } : {}),
     ...(failures.length ? { failures } : {}),
   });

@@ -1,6 +1,6 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import https from 'node:https';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../test/helpers/database.ts';
 import { startServerProcess } from '../test/helpers/server-process.ts';
@@ -13,6 +13,8 @@ export interface BenchServer {
   readonly pid: number | undefined;
   /** The server's database (the bench reads it raw for the get and list comparisons). */
   readonly databaseUrl: string;
+  /** The CA, the admin client certificate and the server's serving certificate (HTTP/2 clients, the bare HTTPS baseline). */
+  readonly tls: Tls;
   /** A keep-alive agent presenting the admin client certificate; destroyed by stop(). */
   agent(options?: https.AgentOptions): https.Agent;
   /** A keep-alive agent without a client certificate (system:anonymous); destroyed by stop(). */
@@ -20,23 +22,27 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-interface Tls {
+export interface Tls {
   ca: string;
   cert: string;
   key: string;
+  servingCert: string;
+  servingKey: string;
 }
 
-async function readAdminTls(dataDir: string): Promise<Tls> {
+export async function readAdminTls(dataDir: string): Promise<Tls> {
   const pki = path.join(dataDir, 'pki');
-  const [ca, cert, key] = await Promise.all(['ca.crt', 'admin.crt', 'admin.key'].map((f) => readFile(path.join(pki, f), 'utf8')));
-  return { ca, cert, key };
+  const files = ['ca.crt', 'admin.crt', 'admin.key', 'apiserver.crt', 'apiserver.key'];
+  const [ca, cert, key, servingCert, servingKey] = await Promise.all(files.map((f) => readFile(path.join(pki, f), 'utf8')));
+  return { ca, cert, key, servingCert, servingKey };
 }
 
 function agentFactory(tls: Tls) {
   const agents: https.Agent[] = [];
   return {
+    tls,
     agent: (options: https.AgentOptions = {}) => {
-      const a = new https.Agent({ ...tls, keepAlive: true, ...options });
+      const a = new https.Agent({ ca: tls.ca, cert: tls.cert, key: tls.key, keepAlive: true, ...options });
       agents.push(a);
       return a;
     },
@@ -66,6 +72,7 @@ export async function startBenchServer(mode: 'child' | 'inprocess', flags: strin
       url: ts.url,
       pid: undefined,
       databaseUrl: ts.db.url,
+      tls: agents.tls,
       agent: agents.agent,
       anonymousAgent: agents.anonymousAgent,
       stop: async () => {
@@ -86,7 +93,10 @@ export async function startBenchServer(mode: 'child' | 'inprocess', flags: strin
     // The helper logs at info so it can see "serving"; the server logs nothing per request at info.
     // BENCH_CPU_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops (to find what a figure costs).
     const profileDir = process.env.BENCH_CPU_PROFILE;
-    proc = await startServerProcess(db.url, dataDir, flags, { compiled: true, ...(profileDir ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}) });
+    // BENCH_WORKERS=<n>: the server runs n worker processes (--workers; default the cores, as npm start
+    // runs it). The CPU figures count the primary and its workers.
+    const workers = [`--workers=${process.env.BENCH_WORKERS ?? availableParallelism()}`];
+    proc = await startServerProcess(db.url, dataDir, [...workers, ...flags], { compiled: true, ...(profileDir ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}) });
   } catch (err) {
     await cleanup();
     throw err;
@@ -98,6 +108,7 @@ export async function startBenchServer(mode: 'child' | 'inprocess', flags: strin
     url: running.url,
     pid: running.child.pid,
     databaseUrl: db.url,
+    tls: agents.tls,
     agent: agents.agent,
     anonymousAgent: agents.anonymousAgent,
     stop: async () => {

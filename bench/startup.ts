@@ -21,7 +21,7 @@ const COMMANDS = {
 /** Milliseconds from spawn to the "serving" log line; then a graceful stop. */
 async function timeToServing(command: readonly string[], env: Record<string, string>): Promise<number> {
   const started = performance.now();
-  const child = spawn(command[0], command.slice(1), { cwd: ROOT, env: { ...process.env, SECURE_PORT: '0', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command[0], command.slice(1), { cwd: ROOT, env: { ...process.env, SECURE_PORT: '0', LOG_LEVEL: 'info', WORKERS: process.env.BENCH_WORKERS ?? '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));

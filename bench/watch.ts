@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
@@ -62,11 +63,15 @@ export async function measureWatch(ctx: BenchContext): Promise<Row[]> {
   const agents = Array.from({ length: Math.ceil(W / SOCKETS_PER_AGENT) }, () => ctx.server.agent({ maxSockets: SOCKETS_PER_AGENT }));
   const watchUrl = ctx.url(`${collection}?watch=true&resourceVersion=${startRv}&timeoutSeconds=1800`);
   const watches: Watch[] = [];
+  /** Per watch: request sent → response headers (the server answers once the watch is registered and caught up). */
+  const openTimes: number[] = [];
   const open = (i: number) =>
     new Promise<void>((resolve, reject) => {
       const w: Watch = { req: undefined as never, ended: false };
+      const sentAt = performance.now();
       w.req = https.request(watchUrl, { agent: agents[i % agents.length], headers: { Accept: 'application/json' } }, (res) => {
         if (res.statusCode !== 200) return reject(new Error(`watch ${i} answered ${res.statusCode}`));
+        openTimes.push(performance.now() - sentAt);
         let buffer = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {
@@ -87,10 +92,12 @@ export async function measureWatch(ctx: BenchContext): Promise<Row[]> {
     });
 
   try {
+    const rssBefore = await serverRssMiB(ctx);
     ctx.step('watch: open', `${W} watches over ${agents.length} agents`, W);
     const openStart = performance.now();
     for (let i = 0; i < W; i += OPEN_WAVE) await Promise.all(Array.from({ length: Math.min(OPEN_WAVE, W - i) }, (_, j) => open(i + j)));
     const openMs = performance.now() - openStart;
+    const opens = rounded(summarize(openTimes));
 
     const write = async (k: number) => {
       const delivered = new Promise<boolean>((resolve) => {
@@ -119,13 +126,15 @@ export async function measureWatch(ctx: BenchContext): Promise<Row[]> {
       if (cfg.watchGapMs > 0) await new Promise((r) => setTimeout(r, cfg.watchGapMs));
     }
     const closedEarly = watches.filter((w) => w.ended).length;
+    // After the writes: every watcher has had events encoded and written (its buffers at their steady size).
+    const rssAfter = await serverRssMiB(ctx);
 
     const raw = await rawNotifyLatency(ctx, total);
     const all = rounded(summarize(latencies));
     const firsts = rounded(summarize(firstArrival.filter((x) => x !== undefined)));
     const lasts = rounded(summarize(lastArrival.filter((x) => x !== undefined)));
     const ack = rounded(summarize(acks));
-    const details = { deliveries: all, firstWatcher: firsts, lastWatcher: lasts, writeAck: ack, raw, openMs: Math.round(openMs), closedEarly, strayEvents };
+    const details = { deliveries: all, firstWatcher: firsts, lastWatcher: lasts, writeAck: ack, raw, openMs: Math.round(openMs), opens, rssBefore, rssAfter, closedEarly, strayEvents };
     return [
       {
         id: 'watch_event_p50',
@@ -148,6 +157,33 @@ export async function measureWatch(ctx: BenchContext): Promise<Row[]> {
         raw: raw.notify.p99,
         better: 'lower',
       },
+      {
+        id: 'watch_open_p50',
+        metric: `watch set-up p50, ${W} watches`,
+        unit: 'ms',
+        server: opens.p50,
+        raw: null,
+        better: 'lower',
+        note:
+          `per watch, request sent → response headers (TLS handshake with a client certificate, authn/authz, catch-up from resourceVersion), ` +
+          `${OPEN_WAVE} at a time on new connections; all ${W} open in ${Math.round(openMs)} ms.`,
+        details: { opens, totalMs: Math.round(openMs) },
+      },
+      { id: 'watch_open_p99', metric: `watch set-up p99, ${W} watches`, unit: 'ms', server: opens.p99, raw: null, better: 'lower' },
+      ...(rssAfter === null
+        ? []
+        : [
+            {
+              id: 'watch_server_rss',
+              metric: `server RSS with ${W} watches open`,
+              unit: 'MiB',
+              server: rssAfter,
+              raw: null,
+              better: 'lower' as const,
+              note: `the server process's resident set after the writes; ${rssBefore} MiB before the watches opened.`,
+              details: { rssBefore, rssAfter },
+            },
+          ]),
     ];
   } finally {
     for (const w of watches) {
@@ -155,6 +191,18 @@ export async function measureWatch(ctx: BenchContext): Promise<Row[]> {
       w.req.destroy();
     }
     for (const a of agents) a.destroy();
+  }
+}
+
+/** The server process's resident set in MiB (null in-process, or off Linux). */
+async function serverRssMiB(ctx: BenchContext): Promise<number | null> {
+  if (ctx.server.mode !== 'child' || ctx.server.pid === undefined) return null;
+  try {
+    const status = await readFile(`/proc/${ctx.server.pid}/status`, 'utf8');
+    const kib = /^VmRSS:\s+(\d+) kB/m.exec(status);
+    return kib ? Math.round(Number(kib[1]) / 1024) : null;
+  } catch {
+    return null;
   }
 }
 

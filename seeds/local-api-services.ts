@@ -6,6 +6,7 @@ import { apiServices } from '../src/kinds/api-service.ts';
 import type { KindDefinition } from '../src/registry/kind.ts';
 import { ResourceStore } from '../src/registry/resource-store.ts';
 import type { Storage } from '../src/storage/storage.ts';
+import { mapConcurrently } from './concurrently.ts';
 
 const AUTOMANAGED = 'kube-aggregator.kubernetes.io/automanaged';
 
@@ -27,23 +28,27 @@ export async function seedLocalApiServices(storage: Storage, kinds: readonly Kin
   const store = new ResourceStore(apiServices, storage, NO_ADMISSION);
   const versions = new Map<string, { group: string; version: string }>();
   for (const k of kinds) versions.set(`${k.version}.${k.group}`, { group: k.group, version: k.version });
-  const created: string[] = [];
-  for (const [name, { group, version }] of [...versions].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const body = {
-      apiVersion: 'apiregistration.k8s.io/v1',
-      kind: 'APIService',
-      metadata: { name, labels: { [AUTOMANAGED]: 'onstart' } },
-      spec: { ...(group ? { group } : {}), version, groupPriorityMinimum: group === '' ? 18000 : groupPriority(group), versionPriority: versionPriority(group, version) },
-    };
-    try {
-      await store.create(systemContext(), '', body);
-    } catch (err) {
-      if (err instanceof ApiError && err.reason === 'AlreadyExists') continue;
-      throw err;
-    }
-    const available = { type: 'Available', status: 'True', lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), reason: 'Local', message: 'Local APIServices are always available' };
-    await store.update(systemContext({ subresource: 'status' }), '', name, { build: (current) => ({ ...current!, status: { conditions: [available] } }) });
-    created.push(name);
-  }
-  return created;
+  // Each APIService is independent: registered a few at a time, so that the storage's group commit
+  // writes them together instead of one round trip after another; the result keeps the sorted order.
+  const outcomes = await mapConcurrently(
+    [...versions].sort(([a], [b]) => (a < b ? -1 : 1)),
+    async ([name, { group, version }]) => {
+      const body = {
+        apiVersion: 'apiregistration.k8s.io/v1',
+        kind: 'APIService',
+        metadata: { name, labels: { [AUTOMANAGED]: 'onstart' } },
+        spec: { ...(group ? { group } : {}), version, groupPriorityMinimum: group === '' ? 18000 : groupPriority(group), versionPriority: versionPriority(group, version) },
+      };
+      try {
+        await store.create(systemContext(), '', body);
+      } catch (err) {
+        if (err instanceof ApiError && err.reason === 'AlreadyExists') return undefined;
+        throw err;
+      }
+      const available = { type: 'Available', status: 'True', lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), reason: 'Local', message: 'Local APIServices are always available' };
+      await store.update(systemContext({ subresource: 'status' }), '', name, { build: (current) => ({ ...current!, status: { conditions: [available] } }) });
+      return name;
+    },
+  );
+  return outcomes.filter((name): name is string => name !== undefined);
 }

@@ -2,6 +2,9 @@ import { admissionPluginNames } from './admission/index.ts';
 import { parseControllers } from './controllers/controller-names.ts';
 import { auditFlagProblems } from './audit/flags.ts';
 import { showHiddenMetricsVersionProblem } from './metrics/stability.ts';
+import { availableParallelism } from 'node:os';
+import { resolveWorkers } from './startup/workers/pool-split.ts';
+import { parseWatchCacheSizes } from './storage/cache/cache-sizes.ts';
 
 /**
  * Server settings: each flag (named after kube-apiserver's where one exists) can also come from the
@@ -10,7 +13,7 @@ import { showHiddenMetricsVersionProblem } from './metrics/stability.ts';
 export interface FlagDefinition {
   readonly name: string;
   readonly env: string;
-  readonly type: 'string' | 'int' | 'bool' | 'duration' | 'list';
+  readonly type: 'string' | 'int' | 'float' | 'bool' | 'duration' | 'list';
   readonly default: string;
   readonly help: string;
 }
@@ -41,6 +44,12 @@ export const FLAGS: readonly FlagDefinition[] = [
   flag('embedded-postgres-port', 'int', '5433', 'Port of the embedded PostgreSQL (loopback only).'),
   flag('database-max-connections', 'int', '20', 'Size of the PostgreSQL connection pool.'),
   flag(
+    'workers',
+    'string',
+    '',
+    'Server processes sharing --secure-port (node:cluster, round robin), each a full replica with its own pool; together they hold at most --database-max-connections connections (LISTEN included), and run the controllers in the one that holds the leader Lease. Empty: the number of cores, but no more than --database-max-connections / 4. 1: a single process, the pool being --database-max-connections.',
+  ),
+  flag(
     'database-connect-timeout',
     'duration',
     '10s',
@@ -58,6 +67,18 @@ export const FLAGS: readonly FlagDefinition[] = [
   flag('tls-private-key-file', 'string', '', 'Private key of --tls-cert-file.'),
   flag('client-ca-file', 'string', '', 'CA bundle that client certificates are verified against; default: the generated CA.'),
   flag('tls-extra-sans', 'list', '', 'Extra DNS names or IPs for the generated serving certificate (comma separated).'),
+  flag(
+    'http2-max-streams-per-connection',
+    'int',
+    '0',
+    'The limit that the server gives to clients for the maximum number of streams in an HTTP/2 connection (SETTINGS_MAX_CONCURRENT_STREAMS). Zero means upstream\'s default, 100. Each stream may have 256 KiB of request body in flight, the connection that times the streams.',
+  ),
+  flag(
+    'goaway-chance',
+    'float',
+    '0',
+    'To keep HTTP/2 clients from sticking to one replica, the fraction of HTTP/2 requests (watches and other long-running ones apart) whose connection is sent GOAWAY after the response: the client\'s requests under way finish and its next ones open a new connection, likely through the load balancer to another replica. Min is 0 (off), max is .02 (1/50 requests); .001 (1/1000) is a recommended starting point. Leave it off for a single replica or without a load balancer. HTTP/1.1 is unaffected.',
+  ),
   flag('anonymous-auth', 'bool', 'true', 'Requests without credentials run as system:anonymous (groups system:unauthenticated); false answers them 401.'),
   flag('token-auth-file', 'string', '', 'Static bearer tokens: a CSV file of token,user,uid,"group1,group2,…" lines.'),
   flag('enable-bootstrap-token-auth', 'bool', 'false', 'Bootstrap tokens (Secrets of type bootstrap.kubernetes.io/token in kube-system) authenticate as system:bootstrap:<token id>.'),
@@ -110,6 +131,18 @@ export const FLAGS: readonly FlagDefinition[] = [
     'list',
     '',
     'Feature gates of kube-apiserver 1.34, as Name=true or false pairs (kube:Name=… too); AllAlpha= and AllBeta= set every alpha or beta gate not named. Each gate keeps its 1.34 default unless named (APIResponseCompression and WatchList on, CBORServingAndStorage and AllowUnsafeMalformedObjectDeletion off, …). An unknown gate, or a locked gate set against its default, stops the start; naming a GA or deprecated gate logs a warning.',
+  ),
+  flag(
+    'watch-cache',
+    'bool',
+    'true',
+    'Keep each resource in memory, fed by a watch, from its first read that can use it: gets and lists with resourceVersion=0 or NotOlderThan, and lists without a resourceVersion once the cache has reached the database\'s current revision, are answered from it (continue tokens and Exact read the database). false: every read goes to PostgreSQL.',
+  ),
+  flag(
+    'watch-cache-sizes',
+    'list',
+    '',
+    'Per-resource watch cache settings, resource[.group]#size (group omitted for the core group), comma separated. As upstream, only 0 means something: no cache for that resource; any other size leaves it on.',
   ),
   flag('history-window', 'duration', '5m', 'How long watch history (and continue tokens) stay valid.'),
   flag('compaction-interval', 'duration', '30s', 'How often old history is compacted.'),
@@ -175,6 +208,8 @@ export interface Config {
   databaseCaFile: string;
   embeddedPostgresPort: number;
   databaseMaxConnections: number;
+  /** --workers, resolved (empty → the default); 1 is a single process. */
+  workers: number;
   databaseConnectTimeoutMs: number;
   databaseStatementTimeoutMs: number;
   databaseHealthcheckTimeoutMs: number;
@@ -183,6 +218,9 @@ export interface Config {
   tlsPrivateKeyFile: string;
   clientCaFile: string;
   tlsExtraSans: string[];
+  http2MaxStreamsPerConnection: number;
+  /** Probability (0 to 0.02) that an HTTP/2 request's connection is sent GOAWAY after its response. */
+  goawayChance: number;
   anonymousAuth: boolean;
   tokenAuthFile: string;
   enableBootstrapTokenAuth: boolean;
@@ -216,6 +254,8 @@ export interface Config {
   admissionControlConfigFile: string;
   runtimeConfig: string[];
   featureGates: string[];
+  watchCache: boolean;
+  watchCacheSizes: string[];
   historyWindowMs: number;
   compactionIntervalMs: number;
   watchBookmarkIntervalMs: number;
@@ -316,6 +356,10 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
         if (!/^\d+$/.test(value)) throw new ConfigError(`invalid value "${value}" for --${f.name}: must be a non-negative integer`);
         parsed = Number(value);
         break;
+      case 'float':
+        if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(value)) throw new ConfigError(`invalid value "${value}" for --${f.name}: must be a number`);
+        parsed = Number(value);
+        break;
       case 'bool':
         if (!['true', 'false', '1', '0'].includes(value)) throw new ConfigError(`invalid value "${value}" for --${f.name}: must be true or false`);
         parsed = value === 'true' || value === '1';
@@ -332,6 +376,9 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     }
     out[key] = parsed;
   }
+  const workers = resolveWorkers(out.workers as string, availableParallelism(), out.databaseMaxConnections as number);
+  if ('problem' in workers) throw new ConfigError(workers.problem);
+  out.workers = workers.workers;
   const config = out as unknown as Config;
   givenFlags.set(config, given);
   if (config.databaseListenUrl && !config.databaseUrl) {
@@ -340,6 +387,13 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   if (config.requestTimeoutMs <= 0) throw new ConfigError('--request-timeout must be greater than zero');
   if (config.databaseHealthcheckTimeoutMs <= 0) throw new ConfigError('--database-healthcheck-timeout must be greater than zero');
   if (config.securePort > 65535) throw new ConfigError(`--secure-port must be between 0 and 65535 (0 picks a free port)`);
+  // Upstream's ServerRunOptions.Validate, in its words.
+  if (config.goawayChance < 0 || config.goawayChance > 0.02) throw new ConfigError('--goaway-chance can not be less than 0 or greater than 0.02');
+  try {
+    parseWatchCacheSizes(config.watchCacheSizes);
+  } catch (err) {
+    throw new ConfigError(`--watch-cache-sizes: ${(err as Error).message}`);
+  }
   checkAuthConfig(config);
   try {
     parseControllers(config.controllers);

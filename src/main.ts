@@ -1,9 +1,12 @@
+import cluster from 'node:cluster';
 import pino from 'pino';
 import { ConfigError } from './config.ts';
 import { startServer } from './server.ts';
 import { loadSettings } from './settings.ts';
 import { StartupError, describeError } from './startup-error.ts';
 import { onStopSignals } from './stop-signals.ts';
+import { runPrimary } from './startup/workers/primary.ts';
+import { applyWorkerSettings, reportServing } from './startup/workers/worker.ts';
 
 /** Flags and environment → a running server; SIGTERM/SIGINT stop it gracefully. */
 async function main(): Promise<void> {
@@ -18,6 +21,9 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = pino({ level: config.logLevel });
+  // --workers > 1: this process only starts and watches the workers (startup/workers/primary.ts).
+  if (cluster.isPrimary && config.workers > 1) return runPrimary(config, logger);
+  if (cluster.isWorker) applyWorkerSettings(config);
   // A signal during start-up is acted on once the server is up (a failed start cleans up by itself).
   let stopRequested = false;
   let stop = () => {
@@ -33,6 +39,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const running = server;
+  if (cluster.isWorker) reportServing(running.url);
   stop = () => {
     running.stop().then(
       () => process.exit(0),

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type https from 'node:https';
+import type { Http2SecureServer } from 'node:http2';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { setUpAuth } from './auth/setup.ts';
@@ -24,6 +24,8 @@ import { startCrdServing } from './crd/serving/crd-serving.ts';
 import { healthChecks } from './startup/health.ts';
 import { listen } from './startup/listen.ts';
 import { openStorage } from './startup/open-storage.ts';
+import { withWatchCache } from './startup/watch-cache.ts';
+import type { CachedStorage } from './storage/cache/cached-storage.ts';
 import { Closers } from './closers.ts';
 import { withSafeErrorLogs } from './logging/safe-error-log.ts';
 
@@ -32,10 +34,12 @@ export interface RunningServer {
   readonly port: number;
   readonly kubeconfigPath: string;
   readonly storage: PostgresStorage;
+  /** The watch cache in front of the API's reads (absent with --watch-cache=false). */
+  readonly watchCache?: CachedStorage;
   readonly surface: ApiSurface;
   readonly logger: Logger;
-  /** The HTTPS server (its connections, for tests and diagnostics). */
-  readonly httpServer: https.Server;
+  /** The TLS server of HTTP/2 and HTTP/1.1 (its connections, for tests and diagnostics). */
+  readonly httpServer: Http2SecureServer;
   /** The in-process controllers (and their leader elector when --leader-elect is on). */
   readonly controllers: Controllers;
   /**
@@ -75,7 +79,8 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
   // This server's own metrics registry; the API works on the storage with its requests timed.
   const metrics = new ServerMetrics({ showHiddenMetricsForVersion: config.showHiddenMetricsForVersion, pool: database.pool });
   closers.add('metrics', () => metrics.close());
-  const { surface, namespaceView } = await buildApi(config, metrics.timed(storage), logger, closers);
+  const served = withWatchCache(config, metrics.timed(storage), database, logger, closers);
+  const { surface, namespaceView } = await buildApi(config, served.storage, logger, closers);
   // Custom resources of the stored CRDs are served before the server listens, and follow every CRD change.
   await startCrdServing({ surface, logger, closers });
   startCompactor(config, database, logger, closers);
@@ -111,11 +116,12 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
     },
     logger,
     compression: gates.enabled('APIResponseCompression'),
+    goawayChance: config.goawayChance,
     serverAddress: () => serverAddress,
     ...(audit.auditor ? { auditor: audit.auditor } : {}),
     metrics,
   });
-  const { server, port, url, address } = await listen(config, tls, app.callback(), closers);
+  const { server, connections, port, url, address } = await listen(config, tls, app.callback(), closers);
   serverAddress = address;
 
   const kubeconfigPath = path.join(config.dataDir, 'admin.kubeconfig');
@@ -130,13 +136,13 @@ async function bringUp(config: Config, logger: Logger, closers: Closers): Promis
       shuttingDown = true;
       if (config.shutdownDelayDurationMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDelayDurationMs));
       await controllers.stop();
-      await drainServer({ server, gate: shutdownGate, sendRetryAfter: config.shutdownSendRetryAfter, timeoutMs: config.shutdownTimeoutMs, logger });
+      await drainServer({ server, connections, gate: shutdownGate, sendRetryAfter: config.shutdownSendRetryAfter, timeoutMs: config.shutdownTimeoutMs, logger });
       // The rest in reverse order of start: compactor, admission and informers, watches and storage, the pool, the embedded PostgreSQL.
       await closers.closeAll();
       logger.info('stopped');
     })());
 
-  return { url, port, kubeconfigPath, storage, surface, logger, httpServer: server, controllers, stop };
+  return { url, port, kubeconfigPath, storage, ...(served.cache ? { watchCache: served.cache } : {}), surface, logger, httpServer: server, controllers, stop };
 }
 
 /**

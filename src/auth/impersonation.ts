@@ -155,6 +155,15 @@ function namesImpersonationHeader(raw: readonly string[]): boolean {
   return false;
 }
 
+/** The request's headersDistinct, built from rawHeaders over HTTP/2 (Node 20's compatibility API has none). */
+function distinctHeaders(req: Context['req']): NodeJS.Dict<string[]> {
+  if (req.headersDistinct) return req.headersDistinct;
+  const out: NodeJS.Dict<string[]> = {};
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) (out[raw[i]!.toLowerCase()] ??= []).push(raw[i + 1]!);
+  return out;
+}
+
 /**
  * The impersonation stage: each part asked for is authorized for the authenticated user; the first
  * refusal is the 403 upstream gives (`users "alice" is forbidden: User "bob" cannot impersonate
@@ -165,7 +174,7 @@ export function impersonation(access: AccessChecker) {
   return async function impersonate(ctx: Context, next: Next): Promise<void> {
     // Nearly every request impersonates no one: a look at the raw names spares building headersDistinct.
     if (!namesImpersonationHeader(ctx.req.rawHeaders)) return next();
-    const wanted = readImpersonationHeaders(ctx.req.headersDistinct);
+    const wanted = readImpersonationHeaders(distinctHeaders(ctx.req));
     if (!wanted) return next();
     const requester = ctx.state.user as UserInfo;
     for (const check of wanted.checks) {

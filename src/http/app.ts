@@ -10,6 +10,7 @@ import { auditId, type Auditor } from '../audit/auditor.ts';
 import type { AuthSetup } from '../auth/setup.ts';
 import type { ApiSurface } from '../registry/api-surface.ts';
 import { closeUnreadBodies } from './close-unread-bodies.ts';
+import { probabilisticGoaway } from './goaway.ts';
 import { maxInFlight, type MaxInFlightLimits } from './max-inflight.ts';
 import { priorityAndFairness } from '../flowcontrol/apf-filter.ts';
 import { registerDumpRoutes } from '../flowcontrol/debug-dump.ts';
@@ -46,11 +47,14 @@ export interface AppOptions {
   readonly auditor?: Auditor;
   /** This server's metrics: served at /metrics, fed by the request path. */
   readonly metrics: ServerMetrics;
+  /** `--goaway-chance`: the probability that an HTTP/2 request's session is sent GOAWAY after it. */
+  readonly goawayChance?: number;
 }
 
 /**
  * The whole request path in one place, outermost first:
- * Audit-Id → closing connections with unread bodies → request metrics → errors → request info → shutdown gate →
+ * Audit-Id → closing connections with unread bodies → request metrics → errors → request info →
+ * [GOAWAY by chance, HTTP/2] → shutdown gate →
  * [audit entry] → request timeout → authentication → [audit start] → impersonation → priority and
  * fairness (or max in flight without it) → authorization → warnings → compression → [audit capture] →
  * routes → resources. The audit steps are there only when auditing is on.
@@ -82,6 +86,7 @@ export function buildApp(options: AppOptions): Koa {
   app.use(requestMetrics.middleware());
   app.use(statusErrors(options.logger));
   app.use(requestInfo());
+  if (options.goawayChance) app.use(probabilisticGoaway(options.goawayChance));
   app.use(options.shutdownGate.middleware());
   if (auditor) app.use(auditor.entry());
   app.use(requestTimeout(options.settings.requestTimeoutMs, options.logger));

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context, Next } from 'koa';
+import { endStreamAfterResponse, isHttp2 } from './connection-close.ts';
 
 /**
  * How long an answer given before its request's body arrived waits for the rest of the body. A
@@ -14,7 +15,8 @@ const BODY_GRACE_MS = 100;
  * the socket once the response is written. Without it Node keeps the connection to read and discard
  * the rest of the body, so a client that sends one byte now and then holds a connection (and its
  * memory) for as long as it likes. A body that arrives whole within a moment, read or not, leaves
- * the connection kept alive.
+ * the connection kept alive. Over HTTP/2 the same answer resets only its own stream once written
+ * (the connection carries other requests; HTTP/2 has no `Connection` header).
  */
 export function closeUnreadBodies() {
   return async function closeUnreadBody(ctx: Context, next: Next): Promise<void> {
@@ -22,7 +24,8 @@ export function closeUnreadBodies() {
       await next();
     } finally {
       if (ctx.respond !== false && !ctx.headerSent && !ctx.req.complete && !(await arrivesSoon(ctx.req, BODY_GRACE_MS))) {
-        ctx.set('Connection', 'close');
+        if (isHttp2(ctx.req)) endStreamAfterResponse(ctx.req);
+        else ctx.set('Connection', 'close');
       }
     }
   };

@@ -1,9 +1,11 @@
+import { constants as http2Constants } from 'node:http2';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { allottedTimeoutExceeded, badRequest, deadlineExceeded, type ApiError } from '../api/errors.ts';
 import { parseGoDurationStrict } from '../api/go/duration.ts';
 import type { RequestInfo } from '../api/request-info.ts';
 import { requestMetricsOf } from '../metrics/request-metrics.ts';
+import { isHttp2 } from './connection-close.ts';
 import type { ApiState } from './scope.ts';
 
 /** The longest delay a Node timer takes; past it setTimeout fires at once. */
@@ -80,7 +82,9 @@ async function onTimeout(ctx: Context, info: RequestInfo, work: Promise<unknown>
   ctx.res.on('error', () => undefined);
   if (ctx.res.headersSent) {
     requestMetricsOf(ctx)?.aborted(ctx);
-    ctx.req.socket.destroy();
+    // Over HTTP/2 the socket is the session's, shared with other requests: only this stream is reset.
+    if (isHttp2(ctx.req)) ctx.req.stream.close(http2Constants.NGHTTP2_INTERNAL_ERROR);
+    else ctx.req.socket.destroy();
     return;
   }
   // A streaming handler may have taken the response over without writing yet: the 504 is ours.

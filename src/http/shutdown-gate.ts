@@ -1,5 +1,6 @@
 import type { Context, Next } from 'koa';
 import { serviceUnavailable, tooManyRequests } from '../api/errors.ts';
+import { closeConnectionAfter } from './connection-close.ts';
 import type { ApiState } from './scope.ts';
 
 /** Health probes and metrics are still answered while the server drains (load balancers watch them). */
@@ -18,7 +19,8 @@ export interface ShutdownGateOptions {
  * The server's side of graceful termination, as kube-apiserver does it: counts the requests in
  * flight (watches apart), and once `stopAccepting()` is called answers every new request with an
  * error that tells the client to retry elsewhere, ends every watch, and marks every response
- * `Connection: close` so that kept-alive connections end with the response they carry.
+ * `Connection: close` so that kept-alive connections end with the response they carry (over HTTP/2:
+ * GOAWAY on the session).
  */
 export class ShutdownGate {
   readonly #options: ShutdownGateOptions;
@@ -57,7 +59,7 @@ export class ShutdownGate {
     const gate = this;
     return async function shutdownGate(ctx: Context, next: Next): Promise<void> {
       if (!gate.accepting) {
-        ctx.set('Connection', 'close');
+        closeConnectionAfter(ctx);
         if (!EXEMPT_PREFIXES.some((p) => ctx.path.startsWith(p))) throw gate.#rejection();
         return next();
       }
@@ -72,7 +74,7 @@ export class ShutdownGate {
         await next();
       } finally {
         // A request that began before draining was its connection's last.
-        if (!gate.accepting && !ctx.headerSent) ctx.set('Connection', 'close');
+        if (!gate.accepting && !ctx.headerSent) closeConnectionAfter(ctx);
       }
     };
   }

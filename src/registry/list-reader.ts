@@ -123,9 +123,10 @@ export async function openListCursor(
 }
 
 /** Which snapshot a list without a continue token reads. */
-function versionOptions(q: ListQuery, limit: number | undefined): Pick<ListOptions, 'exactVersion' | 'minVersion'> {
+function versionOptions(q: ListQuery, limit: number | undefined): Pick<ListOptions, 'exactVersion' | 'minVersion' | 'anyVersion'> {
   const rv = q.resourceVersion;
-  if (rv === undefined || rv === '0') return {}; // Most Recent, or Any: the latest is always allowed.
+  if (rv === undefined) return {}; // Most Recent: a consistent read.
+  if (rv === '0') return { anyVersion: true }; // Any: the latest is always allowed, and so is a watch cache's state.
   const version = parseResourceVersion(rv);
   if (q.resourceVersionMatch === 'Exact') return { exactVersion: version };
   if (q.resourceVersionMatch === 'NotOlderThan') return { minVersion: version };

@@ -103,7 +103,10 @@ export class ResourceStore {
     return { ...storageRefOf(this.kind), namespace: this.kind.namespaced ? namespace : '', name };
   }
 
-  /** Reads one object; with `minVersion` (NotOlderThan) the store must have reached that version. */
+  /**
+   * Reads one object; with `minVersion` (NotOlderThan) the store must have reached that version (0:
+   * any version will do). Without it the read is consistent (the latest).
+   */
   async get(ctx: RequestContext, namespace: string, name: string, minVersion?: number): Promise<StoredObject> {
     if (this.kind.computed) {
       const found = (await this.#computed(ctx)).find((o) => o.metadata?.name === name);
@@ -111,8 +114,9 @@ export class ResourceStore {
       return { object: found as StoredKubeObject, text: JSON.stringify(found), resourceVersion: 0 };
     }
     try {
-      if (minVersion !== undefined) await this.storage.waitForVersion(minVersion);
-      const found = await this.storage.get(this.key(namespace, name));
+      // 0 (resourceVersion=0) accepts any version: nothing to wait for, and a watch cache may answer.
+      if (minVersion) await this.storage.waitForVersion(minVersion);
+      const found = await this.storage.get(this.key(namespace, name), minVersion !== undefined ? { minVersion } : undefined);
       if (!found) throw notFound(this.qualified, name);
       return found;
     } catch (err) {

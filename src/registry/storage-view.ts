@@ -1,5 +1,6 @@
 import type { KubeObject, StoredKubeObject } from '../api/types.ts';
 import type {
+  GetOptions,
   ListCursor,
   ListOptions,
   ListResult,
@@ -113,8 +114,8 @@ class ConvertingStorage extends StorageView implements Storage {
     return this.#m.toStorage(object) as StoredKubeObject;
   }
 
-  async get(key: ObjectKey): Promise<StoredObject | null> {
-    const found = await this.inner.get(this.#key(key));
+  async get(key: ObjectKey, options?: GetOptions): Promise<StoredObject | null> {
+    const found = await this.inner.get(this.#key(key), options);
     return found ? this.#out(found) : null;
   }
 
@@ -220,8 +221,8 @@ class AsyncConvertingStorage extends StorageView implements Storage {
     return (await this.#m.toStorageAsync(object)) as StoredKubeObject;
   }
 
-  async get(key: ObjectKey): Promise<StoredObject | null> {
-    const found = await this.inner.get(this.#key(key));
+  async get(key: ObjectKey, options?: GetOptions): Promise<StoredObject | null> {
+    const found = await this.inner.get(this.#key(key), options);
     return found ? this.#out(found) : null;
   }
 

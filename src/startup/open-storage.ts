@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import type { Logger } from 'pino';
 import type { Closers } from '../closers.ts';
 import type { Config } from '../config.ts';
@@ -12,16 +13,8 @@ import { PostgresStorage } from '../storage/postgres/postgres-storage.ts';
  * one), its schema (migrated, or refused with pending migrations) and the storage on it.
  */
 export async function openStorage(config: Config, logger: Logger, closers: Closers): Promise<{ database: Database; storage: PostgresStorage }> {
-  let databaseUrl = config.databaseUrl;
-  if (!databaseUrl) {
-    const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort, logger });
-    closers.add('embedded-postgres', () => embedded.stop());
-    databaseUrl = embedded.url;
-  } else {
-    await prepareDataDir(config.dataDir, logger);
-  }
   const database = await openDatabase({
-    url: databaseUrl,
+    url: await reachDatabase(config, logger, closers),
     listenUrl: config.databaseListenUrl,
     caFile: config.databaseCaFile,
     maxConnections: config.databaseMaxConnections,
@@ -30,6 +23,30 @@ export async function openStorage(config: Config, logger: Logger, closers: Close
     logger,
   });
   closers.add('database', () => database.close());
+  await migrateOrRefuse(config, database, logger);
+  const storage = new PostgresStorage({ database, logger });
+  closers.add('storage', () => storage.close());
+  await storage.start();
+  return { database, storage };
+}
+
+/**
+ * The URL of the database: --database-url, or the embedded PostgreSQL started in the data dir.
+ * The data dir is prepared here too, except in a worker process (its primary did both, see
+ * startup/workers/primary.ts, and a worker must not loosen the mode the embedded PostgreSQL needs).
+ */
+export async function reachDatabase(config: Config, logger: Logger, closers: Closers): Promise<string> {
+  if (!config.databaseUrl) {
+    const embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPostgresPort, logger });
+    closers.add('embedded-postgres', () => embedded.stop());
+    return embedded.url;
+  }
+  if (!cluster.isWorker) await prepareDataDir(config.dataDir, logger);
+  return config.databaseUrl;
+}
+
+/** The schema: migrated with --auto-migrate, else refused while migrations are pending. */
+export async function migrateOrRefuse(config: Config, database: Database, logger: Logger): Promise<void> {
   if (config.autoMigrate) {
     const result = await migrateUp(database.db);
     for (const r of result.results ?? []) logger.info({ migration: r.migrationName, status: r.status }, 'migration');
@@ -39,8 +56,4 @@ export async function openStorage(config: Config, logger: Logger, closers: Close
       throw new StartupError(`the database schema has pending migrations (${pending.join(', ')}); run "npm run migrate -- up" or start with --auto-migrate=true`);
     }
   }
-  const storage = new PostgresStorage({ database, logger });
-  closers.add('storage', () => storage.close());
-  await storage.start();
-  return { database, storage };
 }

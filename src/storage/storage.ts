@@ -42,6 +42,11 @@ export interface ListOptions {
   readonly exactVersion?: number;
   /** The list's version must be at least this (NotOlderThan). */
   readonly minVersion?: number;
+  /**
+   * resourceVersion=0 ("Any"): the caller accepts any version, however old, so a watch cache may
+   * answer without asking the database (src/storage/cache). Storage without a cache reads the latest.
+   */
+  readonly anyVersion?: boolean;
   /** Whether to count the items after this page (costs a count; skipped with selectors). */
   readonly countRemaining?: boolean;
   /**
@@ -51,6 +56,15 @@ export interface ListOptions {
    * request parameter sets this.
    */
   readonly skipUnreadable?: boolean;
+}
+
+/** How fresh a get must be; without options it reads the latest (a consistent read). */
+export interface GetOptions {
+  /**
+   * The object may come from a cache that has reached at least this version (resourceVersion=N,
+   * NotOlderThan; 0: any version). Storage without a cache reads the latest, which always qualifies.
+   */
+  readonly minVersion?: number;
 }
 
 export interface ListResult {
@@ -120,6 +134,11 @@ export interface WatchOptions {
   readonly filter?: ObjectFilter;
   /** Deliver changes after this version. */
   readonly fromVersion: number;
+  /**
+   * A watch the server keeps for itself (the watch cache's feed): it is not counted among a
+   * resource's watchers, which stand for clients (flow control's cost of a write, metrics).
+   */
+  readonly internal?: boolean;
 }
 
 export interface WatchListener {
@@ -156,7 +175,7 @@ export interface WriteOptions {
  * All versions are numbers (a bigint sequence well below 2^53).
  */
 export interface Storage {
-  get(key: ObjectKey): Promise<StoredObject | null>;
+  get(key: ObjectKey, options?: GetOptions): Promise<StoredObject | null>;
   list(ref: ResourceRef, options: ListOptions): Promise<ListResult>;
   /**
    * The same list as `list` without a limit (`limit`, `countRemaining` are ignored), as a cursor. Errors

@@ -62,10 +62,17 @@ export interface BackgroundKubectl {
  * const r = await k.run(['get', 'ns']);
  * assert.equal(r.code, 0);
  */
-export function kubectl(version: string, kubeconfig: string, cacheDir: string) {
+export function kubectl(version: string, kubeconfig: string, cacheDir: string, protocol: { http1?: boolean } = {}) {
   const binary = findKubectl(version);
   const common = [`--kubeconfig=${kubeconfig}`, `--cache-dir=${cacheDir}`];
-  const env = { ...process.env, KUBECONFIG: kubeconfig, KUBECTL_KUBERC: 'false' };
+  const env: NodeJS.ProcessEnv = { ...process.env, KUBECONFIG: kubeconfig, KUBECTL_KUBERC: 'false' };
+  // kubectl speaks HTTP/2 by default; client-go stays on HTTP/1.1 when DISABLE_HTTP2 is set to anything
+  // (k8s.io/apimachinery/pkg/util/net/http.go). E2E_HTTP1=1 (npm run test:e2e:http1) does so for every run.
+  const http1 = protocol.http1 ?? process.env.E2E_HTTP1 === '1';
+  if (http1) env.DISABLE_HTTP2 = 'true';
+  else delete env.DISABLE_HTTP2;
+  // client-go then logs (klog, level 0) that it did so: not part of what the tests compare.
+  const withoutHttp2Notice = (text: string) => (http1 ? text.replace(/^I\d{4} [^\n]*\] HTTP2 has been explicitly disabled\n/gm, '') : text);
 
   function launch(args: string[], options: KubectlOptions) {
     if (!binary) throw new Error(`kubectl.${version} is missing`);
@@ -91,10 +98,10 @@ export function kubectl(version: string, kubeconfig: string, cacheDir: string) {
       });
       child.once('close', (code) => {
         clearTimeout(timer);
-        resolve({ code, stdout, stderr, timedOut });
+        resolve({ code, stdout, stderr: withoutHttp2Notice(stderr), timedOut });
       });
     });
-    return { child, result, listeners, stdout: () => stdout, stderr: () => stderr };
+    return { child, result, listeners, stdout: () => stdout, stderr: () => withoutHttp2Notice(stderr) };
   }
 
   return {

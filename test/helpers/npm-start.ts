@@ -74,6 +74,8 @@ export function launch(options: LaunchOptions): Promise<LaunchedServer> {
     EMBEDDED_POSTGRES_PORT: String(options.postgresPort),
     LOG_LEVEL: 'info',
     DATABASE_URL: '',
+    // One process (its pid is the server's), unless a test asks for workers.
+    WORKERS: '1',
     ...options.env,
   };
   const child = spawn(cmd, args, { cwd: ROOT, env, detached: options.detached ?? false, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -12,7 +12,7 @@ import { Informer } from '../../src/registry/informer.ts';
 import { namespaces } from '../../src/kinds/namespace.ts';
 import { migrateUp, openDatabase, type Database } from '../../src/storage/postgres/database.ts';
 import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.ts';
-import { createTestDatabase, type TestDatabase } from './database.ts';
+import { createTestDatabase, dropInBackground, type TestDatabase } from './database.ts';
 
 /** The registry (stores, admission) on a fresh PostgreSQL database, without HTTP. */
 export interface TestRegistry {
@@ -36,7 +36,8 @@ export interface TestRegistryOptions {
  */
 export async function openTestRegistry(options: TestRegistryOptions = {}): Promise<TestRegistry> {
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const db: TestDatabase = await createTestDatabase();
+  // Already migrated (a copy of the template); migrateUp below finds nothing to do.
+  const db: TestDatabase = await createTestDatabase(undefined, { migrated: true });
   const database: Database = await openDatabase({ url: db.url, logger });
   await migrateUp(database.db);
   const storage = new PostgresStorage({ database, logger });
@@ -55,7 +56,7 @@ export async function openTestRegistry(options: TestRegistryOptions = {}): Promi
       namespaceView.stop();
       await storage.close();
       await database.close();
-      await db.drop();
+      dropInBackground(db); // nothing reads it again; no need to wait for the drop's checkpoint
     },
   };
 }

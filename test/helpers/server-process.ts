@@ -16,18 +16,23 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
  * the sources through tsx (what they test is what is checked out); `compiled` runs it as `npm start`
  * does (dist/, built first when stale), for the benchmark.
  */
-export function startServerProcess(databaseUrl: string, dataDir: string, flags: string[] = [], options: { compiled?: boolean; nodeArgs?: readonly string[] } = {}): Promise<ServerProcess> {
-  const entry = options.compiled ? [path.join(ROOT, 'scripts/launch.mjs'), 'server'] : ['--import', 'tsx', path.join(ROOT, 'src/main.ts')];
+export function startServerProcess(databaseUrl: string, dataDir: string, flags: string[] = [], options: { compiled?: boolean; nodeArgs?: readonly string[]; distOnly?: boolean; startTimeoutMs?: number } = {}): Promise<ServerProcess> {
+  // distOnly: run dist/ as it is, never rebuilding (the scale bench times restarts while sources may change).
+  const compiledEntry = options.distOnly ? [path.join(ROOT, 'dist/src/main.js')] : [path.join(ROOT, 'scripts/launch.mjs'), 'server'];
+  const entry = options.compiled ? compiledEntry : ['--import', 'tsx', path.join(ROOT, 'src/main.ts')];
   const child = spawn(
     process.execPath,
     [...(options.nodeArgs ?? []), ...entry, '--secure-port=0', `--data-dir=${dataDir}`, '--log-level=info', ...flags],
-    { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'] },
+    // One process unless the flags say --workers (the tests' pids and signals assume one).
+    { cwd: ROOT, env: { ...process.env, WORKERS: '1', DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  // With several workers each logs "serving"; the primary says when all of them do.
+  const ready = flags.some((f) => /^--workers=0*([2-9]|[1-9]\d+)$/.test(f)) ? 'workers serving' : 'serving';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let stderr = '';
   child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time: ${stderr}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start in time: ${stderr}`)), options.startTimeoutMs ?? 30_000);
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
       let entry: { msg?: string; url?: string; level?: number };
@@ -36,7 +41,7 @@ export function startServerProcess(databaseUrl: string, dataDir: string, flags: 
       } catch {
         return;
       }
-      if (entry.msg === 'serving' && entry.url) {
+      if (entry.msg === ready && entry.url) {
         clearTimeout(timer);
         resolve({
           url: entry.url,

@@ -6,8 +6,9 @@ import { after, before } from 'node:test';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
-import { createTestDatabase, serverDatabaseEnv, type TestDatabase } from './database.ts';
+import { createTestDatabase, dropInBackground, serverDatabaseEnv, type TestDatabase } from './database.ts';
 import { createNamespace, type Api } from './fixtures.ts';
+import { seedServiceAccountKey } from './service-account-key.ts';
 import { client } from './http.ts';
 
 export interface TestServer {
@@ -29,21 +30,30 @@ export interface TestServerOptions {
   readonly database?: TestDatabase;
   /** The logger the server gets (default: silent, or TEST_LOG_LEVEL). */
   readonly logger?: pino.Logger;
+  /**
+   * Let the server generate its service account signing key (RSA 2048, slow and of random length
+   * to make) instead of finding one made earlier in the data dir, as on a restart. The generating
+   * path has its own test (test/auth/service-account-tokens.test.ts).
+   */
+  readonly generateServiceAccountKey?: boolean;
 }
 
 /** Starts the whole server in-process on a free port, against a fresh database and data dir. */
 export async function startTestServer(extraFlags: string[] = [], options: TestServerOptions = {}): Promise<TestServer> {
-  const db = options.database ?? (await createTestDatabase());
+  const db = options.database ?? (await createTestDatabase(undefined, { migrated: true }));
   const dataDir = await mkdtemp(path.join(tmpdir(), 'pgkube-test-'));
-  const config = loadConfig(
-    ['--secure-port=0', `--data-dir=${dataDir}`, '--log-level=silent', '--leader-elect-lease-duration=3s', ...extraFlags],
-    serverDatabaseEnv(db),
-  );
+  if (!options.generateServiceAccountKey) await seedServiceAccountKey(dataDir);
   let server: RunningServer;
   try {
+    // Inside the try: a flag refused here also cleans up the database and the data dir.
+    const config = loadConfig(
+      ['--secure-port=0', `--data-dir=${dataDir}`, '--log-level=silent', '--leader-elect-lease-duration=3s', ...extraFlags],
+      serverDatabaseEnv(db),
+    );
     server = await startServer(config, options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }));
   } catch (err) {
-    await db.drop().catch(() => undefined);
+    if (options.database) await db.drop().catch(() => undefined);
+    else dropInBackground(db);
     await rm(dataDir, { recursive: true, force: true });
     throw err;
   }
@@ -64,7 +74,9 @@ export async function startTestServer(extraFlags: string[] = [], options: TestSe
       adminAgent.destroy();
       anonymousAgent.destroy();
       await server.stop();
-      await db.drop();
+      // A database of our own is dropped without waiting (see dropInBackground); a given one as before.
+      if (options.database) await db.drop();
+      else dropInBackground(db);
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -40,13 +40,13 @@ test('migrate status, up and down report what they do', () => {
   assert.match(up.out, /applied {2}0002-write-function {2}Success/);
   assert.match(migrate('up').out, /already up to date/);
   const down = migrate('down');
-  assert.match(down.out, /rolled back {2}0004-rows-written-outside/);
-  assert.match(migrate('status').out, /^pending {2}0004-rows-written-outside$/m);
+  assert.match(down.out, /rolled back {2}0005-lean-write-function/);
+  assert.match(migrate('status').out, /^pending {2}0005-lean-write-function$/m);
   assert.equal(migrate('sideways').code, 2);
 });
 
 test('with --auto-migrate=false the server refuses a schema that has pending migrations', async () => {
-  await assert.rejects(startServer(config('--auto-migrate=false'), pino({ level: 'silent' })), /pending migrations \(0004-rows-written-outside\)/);
+  await assert.rejects(startServer(config('--auto-migrate=false'), pino({ level: 'silent' })), /pending migrations \(0005-lean-write-function\)/);
 });
 
 test('the server refuses to start on a schema newer than it knows', async () => {

@@ -27,7 +27,7 @@ after(async () => {
 class CountingQueries extends PreparedQueries {
   fetches = 0;
   override query<R extends pg.QueryResultRow = any>(name: string, text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
-    if (name === 'watch_hub_fetch') this.fetches++;
+    if (name === 'watch_hub_fetch_watched') this.fetches++;
     return super.query<R>(name, text, values);
   }
 }

@@ -40,7 +40,7 @@ async function countRows(table: 'objects' | 'history', ns: string): Promise<Map<
 test('a write PostgreSQL refuses fails alone: the other writes of its batch commit once each, in version order', async () => {
   const batcher = new WriteBatcher(database.queries);
   const ns = 'refused-one';
-  // Issued in one tick: the first two go out at once (two batches in flight), the rest queue up and
+  // Issued in one tick: the first goes out at once (one batch in flight), the rest queue up and
   // leave together as one batch, which holds the bad ones (escaped lone surrogates, which jsonb refuses).
   const bad = new Set([5, 11, 17]);
   const ops = Array.from({ length: 20 }, (_, i) => createOp(ns, `cm-${i}`, bad.has(i) ? '"\\ud800"' : `"v${i}"`));

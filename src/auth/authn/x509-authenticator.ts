@@ -44,10 +44,13 @@ export class X509Authenticator implements Authenticator {
   authenticate(req: IncomingMessage): UserInfo | null {
     const socket = req.socket as Partial<TLSSocket> | undefined;
     if (!socket || typeof socket.getPeerCertificate !== 'function') return null; // not TLS
-    let outcome = this.#outcomes.get(socket);
+    // Over HTTP/2 each request's socket is a stand-in for the session's TLS socket: the session is
+    // the connection the outcome belongs to.
+    const connection: object = (req as { stream?: { session?: object } }).stream?.session ?? socket;
+    let outcome = this.#outcomes.get(connection);
     if (outcome === undefined) {
       outcome = this.#evaluate(socket as TLSSocket);
-      this.#outcomes.set(socket, outcome);
+      this.#outcomes.set(connection, outcome);
     }
     if (outcome === null) return null;
     if ('failure' in outcome) throw rejection(outcome.failure);

@@ -10,8 +10,8 @@ export async function handleGet(ctx: Context, scope: RequestScope): Promise<void
   if (mapping) return handleMappedGet(ctx, scope, mapping);
   const n = negotiate(ctx, scope, { allowTable: true });
   const rv = ctx.URL.searchParams.get('resourceVersion');
-  // Unset is Most Recent, "0" is Any (the latest will do), anything else is NotOlderThan.
-  const minVersion = rv && rv !== '0' ? parseResourceVersion(rv) : undefined;
+  // Unset is Most Recent (a consistent read), "0" is Any (a watch cache may answer), anything else is NotOlderThan.
+  const minVersion = rv ? (rv === '0' ? 0 : parseResourceVersion(rv)) : undefined;
   const found = await scope.store.get(scope.context, scope.info.namespace, scope.info.name, minVersion);
   writeObject(ctx, scope.kind, 200, found.object, found.text, n);
 }

@@ -26,6 +26,14 @@ import { warningHeaderValues } from '../warning-headers.ts';
  */
 export const WATCH_MAX_QUEUED_BYTES = 4 * 1024 * 1024;
 const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+/** Memo keys of a change's JSON frame by event type, made once rather than per watcher and event. */
+const JSON_FRAME: Record<WatchEventType, string> = {
+  ADDED: 'json-frame:ADDED',
+  MODIFIED: 'json-frame:MODIFIED',
+  DELETED: 'json-frame:DELETED',
+  BOOKMARK: 'json-frame:BOOKMARK',
+  ERROR: 'json-frame:ERROR',
+};
 
 /**
  * A watch: 200 with a chunked stream of events, one JSON document per line. Errors found after the
@@ -133,9 +141,14 @@ class WatchStream {
   readonly #scope: RequestScope;
   readonly #negotiated: NegotiatedResponse;
   #tableHeadersSent = false;
-  /** Frames waiting for the socket to drain, and their bytes. */
-  #held: (string | Uint8Array)[] = [];
-  #heldBytes = 0;
+  /**
+   * Frames not written yet, with their sizes in bytes: those of this tick (written together at its
+   * end, see #send), and those waiting for the socket to drain.
+   */
+  #queue: (string | Uint8Array)[] = [];
+  #queueSizes: number[] = [];
+  #queueBytes = 0;
+  #flushScheduled = false;
   #drainListener: (() => void) | undefined;
   /** Waiting for room (see room()). */
   #waiters: (() => void)[] = [];
@@ -167,7 +180,8 @@ class WatchStream {
     res.writeHead(200, {
       'Content-Type': this.#negotiated.contentType,
       'Cache-Control': 'no-cache, private',
-      'Transfer-Encoding': 'chunked',
+      // HTTP/2 frames the body itself and refuses connection-specific headers.
+      ...(ctx.req.httpVersionMajor < 2 ? { 'Transfer-Encoding': 'chunked' } : {}),
       ...warningHeaders(ctx),
     });
     res.flushHeaders();
@@ -208,8 +222,11 @@ class WatchStream {
     // The size upstream observes is the encoded object's, not the frame around it. Lengths in bytes
     // are measured once per change, as the frames are made once, not once per watcher.
     this.#counted(ev.memo('json-bytes', () => Buffer.byteLength(ev.text())));
-    const frame = ev.memo(`json-frame:${type}`, () => frameSerializedWatchEvent(type, ev.text()));
-    return this.#send(frame, ev.memo(`json-frame-bytes:${type}`, () => Buffer.byteLength(frame)));
+    const frame = ev.memo(JSON_FRAME[type], () => {
+      const text = frameSerializedWatchEvent(type, ev.text());
+      return { text, bytes: Buffer.byteLength(text) };
+    });
+    return this.#send(frame.text, frame.bytes);
   }
 
   bookmark(version: number, initialEventsEnd: boolean): void {
@@ -251,13 +268,16 @@ class WatchStream {
   /** Resolves once the client has taken what was written (undefined: there is room now). */
   room(): Promise<void> | undefined {
     if (this.closed || !this.#full()) return undefined;
-    this.#awaitDrain();
+    // The flush at the end of this tick wakes the waiter, or waits for the drain itself.
+    if (!this.#flushScheduled) this.#awaitDrain();
     return new Promise((resolve) => this.#waiters.push(resolve));
   }
 
   /** Ends the response normally (timeout, shutdown, the watch ended on the storage side). */
   end(): void {
     if (this.closed) return;
+    // What is queued goes out before the end (an ERROR event just before it, above all).
+    if (this.#queue.length > 0) this.#write(this.#queue.length);
     this.#close();
     const res = this.#ctx.res;
     // Not opened: the client left or the server drains before the watch began; an empty 200 it is.
@@ -288,36 +308,43 @@ class WatchStream {
 
   #close(): void {
     this.closed = true;
-    this.#held = [];
-    this.#heldBytes = 0;
+    this.#queue = [];
+    this.#queueSizes = [];
+    this.#queueBytes = 0;
     if (this.#drainListener) this.#ctx.res.off('drain', this.#drainListener);
     for (const resolve of this.#waiters.splice(0)) resolve();
   }
 
-  /** Whether the socket holds its half of the budget, or frames wait for it. */
+  /** Whether the socket and the queue hold half the budget, or frames wait for a drain. */
   #full(): boolean {
-    return this.#held.length > 0 || this.#ctx.res.writableLength >= WATCH_MAX_QUEUED_BYTES / 2;
+    return this.#drainListener !== undefined || this.#ctx.res.writableLength + this.#queueBytes >= WATCH_MAX_QUEUED_BYTES / 2;
   }
 
   /**
-   * Writes a frame, or holds it while the socket is full; gives up past the budget. `bytes` is the
-   * frame's length in bytes, added to the response's size.
+   * Queues a frame for the end of this tick; gives up past the budget. `bytes` is the frame's length
+   * in bytes, added to the response's size. Frames queued in one tick (several changes of a fetch,
+   * a bookmark after an event, a replay's burst) leave in one write: one chunk, one TLS record and
+   * one system call for all of them, instead of one each.
    */
   #send(frame: string | Uint8Array, bytes: number): boolean {
     if (this.closed) return false;
     this.open();
     if (this.#written) this.#written.bytes += bytes;
-    if (!this.#full()) {
-      this.#ctx.res.write(frame);
-      return true;
-    }
-    this.#held.push(frame);
-    this.#heldBytes += frame.length;
-    if (this.#held.length > 1 && this.#heldBytes > WATCH_MAX_QUEUED_BYTES / 2) {
+    this.#queue.push(frame);
+    this.#queueSizes.push(bytes);
+    this.#queueBytes += bytes;
+    // The socket and the queue hold the whole budget (one frame larger than half of it is still sent whole).
+    if (this.#queue.length > 1 && this.#queueBytes + this.#ctx.res.writableLength > WATCH_MAX_QUEUED_BYTES) {
       this.giveUp();
       return false;
     }
-    this.#awaitDrain();
+    if (!this.#flushScheduled && this.#drainListener === undefined) {
+      this.#flushScheduled = true;
+      queueMicrotask(() => {
+        this.#flushScheduled = false;
+        this.#flush();
+      });
+    }
     return true;
   }
 
@@ -331,22 +358,33 @@ class WatchStream {
     this.#ctx.res.once('drain', this.#drainListener);
   }
 
-  /** On drain: writes held frames while the socket has room, then wakes whoever waits for room. */
+  /** Writes queued frames while the socket has room (in one write), then wakes whoever waits for room. */
   #flush(): void {
+    if (this.closed || this.#drainListener) return;
     const res = this.#ctx.res;
-    let i = 0;
-    while (i < this.#held.length && res.writableLength < WATCH_MAX_QUEUED_BYTES / 2) {
-      const frame = this.#held[i++];
-      this.#heldBytes -= frame.length;
-      res.write(frame);
-    }
-    this.#held.splice(0, i);
+    let n = 0;
+    let taken = 0;
+    while (n < this.#queue.length && res.writableLength + taken < WATCH_MAX_QUEUED_BYTES / 2) taken += this.#queueSizes[n++];
+    if (n > 0) this.#write(n);
     if (this.#full()) {
       this.#awaitDrain();
       return;
     }
     for (const resolve of this.#waiters.splice(0)) resolve();
   }
+
+  /** Writes the first n queued frames as one. */
+  #write(n: number): void {
+    const frames = this.#queue.splice(0, n);
+    for (const size of this.#queueSizes.splice(0, n)) this.#queueBytes -= size;
+    this.#ctx.res.write(n === 1 ? frames[0] : joinFrames(frames));
+  }
+}
+
+/** Frames as one piece: one string when all are strings (JSON), else bytes. */
+function joinFrames(frames: (string | Uint8Array)[]): string | Uint8Array {
+  if (frames.every((f) => typeof f === 'string')) return frames.join('');
+  return Buffer.concat(frames.map((f) => (typeof f === 'string' ? Buffer.from(f) : f)));
 }
 
 function warningHeaders(ctx: Context): Record<string, string[]> {

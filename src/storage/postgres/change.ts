@@ -9,7 +9,11 @@ export interface HistoryRow {
   namespace: string;
   name: string;
   event_type: ChangeType;
-  object: string;
+  /**
+   * Null only from the hub's live fetch, which reads the object columns of watched resources alone
+   * (see WatchHub): such a change is a stub until `fill` gives it its object.
+   */
+  object: string | null;
   previous: string | null;
   /** On the deletion of an object that could not be read: why (see migrations/0004-rows-written-outside.ts). */
   unreadable: string | null;
@@ -26,10 +30,10 @@ export class LazyChange implements Change {
   readonly namespace: string;
   readonly name: string;
   readonly type: ChangeType;
-  readonly objectText: string;
   /** Set when the change's object cannot be read (the unsafe deletion of a corrupt object): why. */
   readonly unreadable: string | null;
-  readonly #previousText: string | null;
+  #objectText: string | null;
+  #previousText: string | null;
   #object?: StoredKubeObject;
   #previous?: StoredKubeObject | null;
   /** Values derived from this change (other forms of its object, encodings), shared by watchers. */
@@ -49,9 +53,31 @@ export class LazyChange implements Change {
     this.namespace = row.namespace;
     this.name = row.name;
     this.type = row.event_type;
-    this.objectText = row.object;
+    this.#objectText = row.object;
     this.unreadable = row.unreadable ?? null;
     this.#previousText = row.previous;
+  }
+
+  /** Whether the object columns were read (a stub of an unwatched resource has none yet). */
+  get hasObject(): boolean {
+    return this.#objectText !== null;
+  }
+
+  /** Gives a stub its object columns, read afterwards. */
+  fill(objectText: string, previousText: string | null): void {
+    this.#objectText = objectText;
+    this.#previousText = previousText;
+  }
+
+  /** About the memory its texts take (UTF-16 code units), for the hub's bounded ring. */
+  get textLength(): number {
+    return (this.#objectText?.length ?? 0) + (this.#previousText?.length ?? 0);
+  }
+
+  get objectText(): string {
+    // Watchers are only ever handed changes with their object (the hub fills stubs first).
+    if (this.#objectText === null) throw new Error(`history row ${this.resourceVersion}: object not read`);
+    return this.#objectText;
   }
 
   get object(): StoredKubeObject {

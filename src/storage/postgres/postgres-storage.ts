@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { StoredKubeObject } from '../../api/types.ts';
@@ -178,11 +179,11 @@ export class PostgresStorage implements Storage {
   }
 
   async create(key: ObjectKey, given: StoredKubeObject, options: { requireNamespace?: boolean } = {}): Promise<StoredObject> {
-    const { object, text } = storable(given);
+    const { object, text } = storableWithVersionSlot(given);
     const result = await this.#write({ op: 'create', ...opKey(key), objectText: text, nsgate: options.requireNamespace });
     switch (result.outcome) {
       case 'ok':
-        return written(object, result);
+        return written(object, text, result);
       case 'namespace_missing':
         throw new StorageError('NamespaceMissing', `namespaces "${key.namespace}" not found`);
       case 'namespace_terminating':
@@ -193,7 +194,7 @@ export class PostgresStorage implements Storage {
   }
 
   async update(key: ObjectKey, given: StoredKubeObject, expectedVersion?: number, expectedUid?: string): Promise<StoredObject> {
-    const { object, text } = storable(given);
+    const { object, text } = storableWithVersionSlot(given);
     const result = await this.#write({
       op: 'update',
       ...opKey(key),
@@ -201,7 +202,7 @@ export class PostgresStorage implements Storage {
       rv: expectedVersion,
       uid: expectedUid,
     });
-    return result.outcome === 'ok' ? written(object, result) : this.#checked(key, result);
+    return result.outcome === 'ok' ? written(object, text, result) : this.#checked(key, result);
   }
 
   async delete(key: ObjectKey, expectedVersion?: number, expectedUid?: string): Promise<StoredObject> {
@@ -323,6 +324,32 @@ function storable(object: StoredKubeObject): { object: StoredKubeObject; text: s
   return { object: JSON.parse(text) as StoredKubeObject, text };
 }
 
+/**
+ * A stand-in resourceVersion written into the text we send, so that the answer's text is that same
+ * text with the real version put in place of the stand-in (no second encoding of the object). The
+ * write function sets metadata.resourceVersion itself, so the stand-in is never stored. It is random
+ * per process: no client can know it, so its first occurrence in the text is metadata's own.
+ */
+const VERSION_PLACEHOLDER = `pending-${randomBytes(16).toString('hex')}`;
+const VERSION_SLOT = `"resourceVersion":"${VERSION_PLACEHOLDER}"`;
+
+/**
+ * storable() with metadata.resourceVersion set to the stand-in while the text is made. The caller's
+ * object is left as it was (a failed write may be retried with it).
+ */
+function storableWithVersionSlot(given: StoredKubeObject): { object: StoredKubeObject; text: string } {
+  const meta = given.metadata;
+  const had = Object.hasOwn(meta, 'resourceVersion');
+  const before = meta.resourceVersion;
+  meta.resourceVersion = VERSION_PLACEHOLDER;
+  try {
+    return storable(given);
+  } finally {
+    if (had) meta.resourceVersion = before;
+    else delete (meta as { resourceVersion?: string }).resourceVersion;
+  }
+}
+
 /** The rows a list's check of rows written outside covers: its range, up to `through` for a page. */
 function checkedRange(options: ListOptions, through?: CheckedRange['through']): CheckedRange {
   return { namespace: options.namespace, after: options.after, through, exactVersion: options.exactVersion };
@@ -337,11 +364,19 @@ function stored(result: WriteResult): StoredObject {
   return { text, object: JSON.parse(text) as StoredKubeObject, resourceVersion: result.resourceVersion ?? 0 };
 }
 
-/** The object we sent, now carrying its version: no need to parse what the database echoed. */
-function written(object: StoredKubeObject, result: WriteResult): StoredObject {
+/**
+ * The object we sent, now carrying its version. Its text is the text we sent with the version put in
+ * its slot (see storableWithVersionSlot): the object is encoded once per write, and the database
+ * answers a create or update with its version alone (migrations/0005).
+ */
+function written(object: StoredKubeObject, sent: string, result: WriteResult): StoredObject {
   const resourceVersion = result.resourceVersion ?? 0;
   object.metadata.resourceVersion = String(resourceVersion);
-  return { text: result.objectText ?? JSON.stringify(object), object, resourceVersion };
+  // A database before 0005 still echoes the stored object; its text is as good.
+  if (result.objectText !== null) return { text: result.objectText, object, resourceVersion };
+  const at = sent.indexOf(VERSION_SLOT);
+  const text = at < 0 ? stringifyJson(object) : `${sent.slice(0, at)}"resourceVersion":"${resourceVersion}"${sent.slice(at + VERSION_SLOT.length)}`;
+  return { text, object, resourceVersion };
 }
 
 function parsed(result: WriteResult): StoredObject | undefined {

@@ -20,7 +20,33 @@ export interface WatchHubOptions {
   readonly pollIntervalMs: number;
   /** How long start() waits for its own probe notification to come back. */
   readonly listenCheckTimeoutMs: number;
+  /** Recent changes kept in memory to start watches from (default RECENT_CHANGES). */
+  readonly recentChanges?: number;
+  /** Their object text, in UTF-16 code units (default RECENT_CHANGES_TEXT). */
+  readonly recentChangesText?: number;
 }
+
+/** What the hub has read from history, for tests and benchmarks (see WatchHub.stats). */
+export interface WatchHubStats {
+  /** History rows read, with or without their object. */
+  rowsRead: number;
+  /** History rows whose object columns were read (live fetch, filling stubs, catch-up queries). */
+  objectsRead: number;
+  /** Watches whose catch-up came from the ring of recent changes. */
+  catchUpsFromMemory: number;
+  /** Watches whose catch-up needed a history query (their version was older than the ring). */
+  catchUpsFromDatabase: number;
+  /** Reads of the compaction mark and the newest version (shared by the watches that start together). */
+  compactionMarkReads: number;
+}
+
+/**
+ * Recent changes kept: a watch from a version within them replays from memory. Changes of resources
+ * nobody watches are kept without their object (a few hundred bytes each); a catch-up reads the
+ * objects it needs from history in one query.
+ */
+export const RECENT_CHANGES = 10_000;
+export const RECENT_CHANGES_TEXT = 64 * 1024 * 1024;
 
 const CHANNEL = 'kube_changes';
 /**
@@ -37,6 +63,8 @@ const FETCH_BATCH = 1000;
 export class WatchHub {
   readonly #options: WatchHubOptions;
   readonly #watchers = new Map<string, Set<Watcher>>();
+  /** Of those, the internal ones per resource (WatchOptions.internal), left out of watcherCount. */
+  readonly #internal = new Map<string, number>();
   #lastVersion = 0;
   #fetching: Promise<void> | null = null;
   #fetchAgain = false;
@@ -45,9 +73,26 @@ export class WatchHub {
   #closed = false;
   /** Start-up probes waiting for their notification, by payload. */
   readonly #probes = new Map<string, () => void>();
+  /**
+   * Every change after #ringFloor up to #lastVersion, in version order (from #ringStart on; the
+   * slots before it are evicted and reclaimed now and then).
+   */
+  #ring: LazyChange[] = [];
+  #ringStart = 0;
+  #ringFloor = 0;
+  #ringText = 0;
+  readonly #ringMax: number;
+  readonly #ringMaxText: number;
+  /** The compaction mark as last read (it only rises), whether a read of it is in flight, and who waits for the next. */
+  #knownMark = 0;
+  #markInFlight = false;
+  #markWaiters: { resolve: (mark: MarkRead) => void; reject: (err: unknown) => void }[] = [];
+  readonly stats: WatchHubStats = { rowsRead: 0, objectsRead: 0, catchUpsFromMemory: 0, catchUpsFromDatabase: 0, compactionMarkReads: 0 };
 
   constructor(options: WatchHubOptions) {
     this.#options = options;
+    this.#ringMax = Math.max(1, options.recentChanges ?? RECENT_CHANGES);
+    this.#ringMaxText = options.recentChangesText ?? RECENT_CHANGES_TEXT;
   }
 
   /** The newest version fanned out so far. */
@@ -58,6 +103,7 @@ export class WatchHub {
   async start(): Promise<void> {
     const res = await this.#options.pool.query('select coalesce(max(resource_version), 0) as rv from history');
     this.#lastVersion = Number(res.rows[0].rv);
+    this.#ringFloor = this.#lastVersion;
     await this.#listen();
     try {
       await this.#checkListen();
@@ -81,9 +127,13 @@ export class WatchHub {
 
   /** Watchers registered now: of one resource, or of all. */
   watcherCount(ref?: ResourceRef): number {
-    if (ref) return this.#watchers.get(refKey(ref))?.size ?? 0;
+    if (ref) {
+      const key = refKey(ref);
+      return (this.#watchers.get(key)?.size ?? 0) - (this.#internal.get(key) ?? 0);
+    }
     let n = 0;
     for (const set of this.#watchers.values()) n += set.size;
+    for (const internal of this.#internal.values()) n -= internal;
     return n;
   }
 
@@ -94,24 +144,25 @@ export class WatchHub {
   async watch(ref: ResourceRef, options: WatchOptions, listener: WatchListener): Promise<WatchHandle> {
     const key = refKey(ref);
     const limits = { maxEvents: this.#options.maxBufferedEvents, maxBytes: this.#options.maxBufferedBytes };
-    const watcher = new Watcher(ref, options, listener, limits, (w) => {
-      this.#watchers.get(key)?.delete(w);
-    });
+    const forget = (w: Watcher) => {
+      const current = this.#watchers.get(key);
+      if (current?.delete(w) && options.internal) this.#countInternal(key, -1);
+      // A resource nobody watches any more: its new rows are fetched without their objects.
+      if (current?.size === 0) this.#watchers.delete(key);
+    };
+    const watcher = new Watcher(ref, options, listener, limits, forget);
     let set = this.#watchers.get(key);
     if (!set) this.#watchers.set(key, (set = new Set()));
     set.add(watcher);
+    if (options.internal) this.#countInternal(key, 1);
     try {
-      const { compacted, rows } = await this.#readSince(ref, options);
-      if (options.fromVersion < compacted) {
-        set.delete(watcher);
-        throw new StorageError('Expired', `too old resource version: ${options.fromVersion} (${compacted + 1})`);
-      }
+      const changes = await this.#catchUp(ref, options);
       // A watch that ended meanwhile (client gone, too slow) has had its onClose; its handle is inert.
-      await watcher.replay(changesOf(rows));
+      await watcher.replay(changes);
       watcher.goLive();
       watcher.advanceTo(this.#lastVersion);
     } catch (err) {
-      set.delete(watcher);
+      forget(watcher);
       watcher.closed = true;
       throw err;
     }
@@ -121,13 +172,118 @@ export class WatchHub {
     };
   }
 
+  #countInternal(key: string, delta: number): void {
+    const n = (this.#internal.get(key) ?? 0) + delta;
+    if (n > 0) this.#internal.set(key, n);
+    else this.#internal.delete(key);
+  }
+
   /** Called on NOTIFY (with the batch's last version) and by the safety poll. */
   notify(version?: number): void {
     if (version !== undefined && version <= this.#lastVersion) return;
     this.#requestFetch();
   }
 
-  async #readSince(ref: ResourceRef, options: WatchOptions): Promise<{ compacted: number; rows: HistoryRow[] }> {
+  /**
+   * The changes of `ref` after `options.fromVersion` up to at least the hub's last version, in order.
+   * From the ring when it reaches back that far (reading only the objects it lacks), else from
+   * history. Expired when the version is older than the compaction mark.
+   */
+  async #catchUp(ref: ResourceRef, options: WatchOptions): Promise<Iterable<LazyChange>> {
+    const from = options.fromVersion;
+    const { compacted, newest } = await this.#compactionMark();
+    if (from < compacted) throw expired(from, compacted);
+    // The replay covers what was committed before the watch began (as a history query would), so
+    // the hub must have fetched that far; it usually has, or is about to on its notification.
+    if (!(await this.#reach(newest)) || from < this.#ringFloor) return this.#readSince(ref, options);
+    const { namespace, name } = options;
+    const changes: LazyChange[] = [];
+    const stubs: LazyChange[] = [];
+    for (let i = this.#ringIndexAfter(from); i < this.#ring.length; i++) {
+      const change = this.#ring[i];
+      if (change.group !== ref.group || change.resource !== ref.resource) continue;
+      if ((namespace !== undefined && change.namespace !== namespace) || (name !== undefined && change.name !== name)) continue;
+      changes.push(change);
+      if (!change.hasObject) stubs.push(change);
+    }
+    // A compaction between the mark's read and this one took rows away: history answers (410).
+    if (stubs.length > 0 && !(await this.#fill(stubs))) return this.#readSince(ref, options);
+    this.stats.catchUpsFromMemory++;
+    return changes;
+  }
+
+  /**
+   * The compaction mark as of a read sent after this call began: concurrent watch starts share one
+   * query (one in flight; whoever arrives meanwhile shares the next one, sent when it is back).
+   */
+  #compactionMark(): Promise<MarkRead> {
+    return new Promise<MarkRead>((resolve, reject) => {
+      this.#markWaiters.push({ resolve, reject });
+      if (!this.#markInFlight) this.#sendMarkRead();
+    });
+  }
+
+  #sendMarkRead(): void {
+    const waiters = this.#markWaiters;
+    this.#markWaiters = [];
+    this.#markInFlight = true;
+    this.#readMark()
+      .then(
+        (mark) => waiters.forEach((w) => w.resolve(mark)),
+        (err) => waiters.forEach((w) => w.reject(err)),
+      )
+      .finally(() => {
+        this.#markInFlight = false;
+        if (this.#markWaiters.length > 0) this.#sendMarkRead();
+      });
+  }
+
+  async #readMark(): Promise<MarkRead> {
+    this.stats.compactionMarkReads++;
+    const res = await this.#options.queries.query(
+      'watch_hub_compaction_mark',
+      `select (select compacted_resource_version from compaction) as compacted,
+              (select coalesce(max(resource_version), 0) from history) as newest`,
+    );
+    const mark = Number(res.rows[0]?.compacted ?? 0);
+    if (mark > this.#knownMark) this.#knownMark = mark;
+    return { compacted: this.#knownMark, newest: Number(res.rows[0]?.newest ?? 0) };
+  }
+
+  /** Whether the hub has fetched up to `version`, fetching now if it has not (a few tries). */
+  async #reach(version: number): Promise<boolean> {
+    for (let i = 0; i < 3 && this.#lastVersion < version && !this.#closed; i++) {
+      this.#requestFetch();
+      await this.#fetching;
+    }
+    return this.#lastVersion >= version;
+  }
+
+  /** Reads the objects of stubs (changes of resources nobody watched when they were fetched); false if some are gone. */
+  async #fill(stubs: readonly LazyChange[]): Promise<boolean> {
+    const res = await this.#options.queries.query<{ resource_version: string; object: string; previous: string | null }>(
+      'watch_hub_fill',
+      'select resource_version, object::text as object, previous::text as previous from history where resource_version = any($1::bigint[])',
+      [stubs.map((c) => c.resourceVersion)],
+    );
+    this.stats.objectsRead += res.rows.length;
+    const byVersion = new Map(res.rows.map((r) => [Number(r.resource_version), r]));
+    let complete = true;
+    for (const change of stubs) {
+      const row = byVersion.get(change.resourceVersion);
+      if (!row) {
+        complete = false;
+        continue;
+      }
+      if (change.hasObject) continue;
+      change.fill(row.object, row.previous);
+      if (this.#ringHas(change)) this.#ringText += change.textLength;
+    }
+    if (complete) this.#trimRing();
+    return complete;
+  }
+
+  async #readSince(ref: ResourceRef, options: WatchOptions): Promise<LazyChange[]> {
     const values: unknown[] = [ref.group, ref.resource, options.fromVersion];
     let extra = '';
     if (options.namespace !== undefined) {
@@ -149,8 +305,52 @@ export class WatchHub {
       values,
     }));
     const compacted = res.rows.length > 0 ? Number(res.rows[0].compacted) : 0;
+    if (compacted > this.#knownMark) this.#knownMark = compacted;
+    if (options.fromVersion < compacted) throw expired(options.fromVersion, compacted);
     const rows = res.rows.filter((r) => r.resource_version !== null) as HistoryRow[];
-    return { compacted, rows };
+    this.stats.rowsRead += rows.length;
+    this.stats.objectsRead += rows.length;
+    this.stats.catchUpsFromDatabase++;
+    return rows.map((row) => new LazyChange(row));
+  }
+
+  /** The index in the ring of the first change after `version` (the ring's end if none). */
+  #ringIndexAfter(version: number): number {
+    let lo = this.#ringStart;
+    let hi = this.#ring.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.#ring[mid].resourceVersion <= version) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  #ringHas(change: LazyChange): boolean {
+    const i = this.#ringIndexAfter(change.resourceVersion - 1);
+    return i < this.#ring.length && this.#ring[i] === change;
+  }
+
+  #remember(change: LazyChange): void {
+    this.#ring.push(change);
+    this.#ringText += change.textLength;
+    this.#trimRing();
+  }
+
+  /** Evicts the oldest changes past either bound; the floor rises with them. */
+  #trimRing(): void {
+    while (this.#ringStart < this.#ring.length && (this.#ring.length - this.#ringStart > this.#ringMax || this.#ringText > this.#ringMaxText)) {
+      const old = this.#ring[this.#ringStart];
+      this.#ring[this.#ringStart] = undefined as never;
+      this.#ringStart++;
+      this.#ringText -= old.textLength;
+      this.#ringFloor = old.resourceVersion;
+    }
+    // Reclaim the evicted slots once they are half the array.
+    if (this.#ringStart > 1024 && this.#ringStart * 2 > this.#ring.length) {
+      this.#ring = this.#ring.slice(this.#ringStart);
+      this.#ringStart = 0;
+    }
   }
 
   #requestFetch(): void {
@@ -168,15 +368,38 @@ export class WatchHub {
     });
   }
 
+  /**
+   * Reads the new history rows in order. Object columns are read only for resources someone watches
+   * now; rows of the others stay stubs (in the ring, for a later catch-up to fill if it needs them).
+   */
   async #fetchLoop(): Promise<void> {
     try {
       for (;;) {
+        const watched = this.#watchedKeys();
         const res = await this.#options.queries.query<HistoryRow>(
-          'watch_hub_fetch',
-          `select ${HISTORY_COLUMNS} from history where resource_version > $1 order by resource_version limit ${FETCH_BATCH}`,
-          [this.#lastVersion],
+          'watch_hub_fetch_watched',
+          `select resource_version, api_group, resource, namespace, name, event_type,
+                  case when api_group || '/' || resource = any($2::text[]) then object::text end as object,
+                  case when api_group || '/' || resource = any($2::text[]) then previous::text end as previous,
+                  unreadable
+             from history where resource_version > $1 order by resource_version limit ${FETCH_BATCH}`,
+          [this.#lastVersion, watched],
         );
-        for (const row of res.rows) this.#dispatch(new LazyChange(row));
+        const changes = res.rows.map((row) => new LazyChange(row));
+        this.stats.rowsRead += changes.length;
+        this.stats.objectsRead += res.rows.reduce((n, r) => (r.object === null ? n : n + 1), 0);
+        // A resource that got its first watcher while the query (or a fill) ran: its rows need their
+        // objects before they are dispatched. Checked again after each wait, until none is missing.
+        for (;;) {
+          const stubs = changes.filter((c) => !c.hasObject && (this.#watchers.get(refKey(c))?.size ?? 0) > 0);
+          if (stubs.length === 0 || this.#closed) break;
+          if (!(await this.#fill(stubs))) {
+            // Compacted away within the moment since they were read: those watchers start over.
+            for (const c of stubs) if (!c.hasObject) for (const w of [...(this.#watchers.get(refKey(c)) ?? [])]) w.close('expired');
+          }
+        }
+        if (this.#closed) return;
+        for (const change of changes) this.#dispatch(change);
         if (res.rows.length < FETCH_BATCH) break;
       }
     } catch (err) {
@@ -184,10 +407,18 @@ export class WatchHub {
     }
   }
 
+  /** `group/resource` of every resource with a watcher now. */
+  #watchedKeys(): string[] {
+    const keys: string[] = [];
+    for (const [key, set] of this.#watchers) if (set.size > 0) keys.push(key);
+    return keys;
+  }
+
   #dispatch(change: LazyChange): void {
     this.#lastVersion = change.resourceVersion;
+    this.#remember(change);
     const set = this.#watchers.get(refKey(change));
-    if (!set) return;
+    if (!set || !change.hasObject) return;
     for (const watcher of set) watcher.offer(change);
   }
 
@@ -256,8 +487,14 @@ export class WatchHub {
   }
 }
 
-function* changesOf(rows: readonly HistoryRow[]): Iterable<LazyChange> {
-  for (const row of rows) yield new LazyChange(row);
+/** The compaction mark, and the newest version in history, read in one statement. */
+interface MarkRead {
+  readonly compacted: number;
+  readonly newest: number;
+}
+
+function expired(version: number, compacted: number): StorageError {
+  return new StorageError('Expired', `too old resource version: ${version} (${compacted + 1})`);
 }
 
 function refKey(ref: ResourceRef): string {

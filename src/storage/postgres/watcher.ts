@@ -114,7 +114,8 @@ export class Watcher {
     const { filter } = this.options;
     if (!this.#inScope(change)) return null;
     // Without a selector nothing needs the parsed object: consumers that only send text never parse it.
-    if (!filter) return delivery(change.type, change, 'stored', () => change.object, () => change.objectText);
+    // One delivery for every watcher without a selector: nothing in it is per watcher.
+    if (!filter) return change.memo('delivery', () => delivery(change.type, change, 'stored', () => change.object, () => change.objectText));
 
     if (change.type === 'DELETED') {
       return filter.matches(change.object) ? delivery('DELETED', change, 'stored', () => change.object, () => change.objectText) : null;
@@ -143,6 +144,7 @@ function delivery(
   object: () => StoredKubeObject,
   text: () => string,
 ): WatchDelivery {
+  const seen = new Map<string, unknown>();
   return {
     type,
     resourceVersion: change.resourceVersion,
@@ -150,7 +152,14 @@ function delivery(
       return object();
     },
     text,
-    memo: (key, build) => change.memo(`${form}:${key}`, build),
+    // Keyed per form on the change (shared by all its watchers); the delivery keeps what it looked up,
+    // so that a delivery shared by many watchers does not build the prefixed key for each.
+    memo: <T>(key: string, build: () => T): T => {
+      if (seen.has(key)) return seen.get(key) as T;
+      const value = change.memo(`${form}:${key}`, build);
+      seen.set(key, value);
+      return value;
+    },
   };
 }
 

@@ -3,7 +3,7 @@ import { StorageError } from '../storage.ts';
 import type { PreparedQueries } from './prepared-queries.ts';
 import { isDataRefusal, refusedWrite } from './write-refusal.ts';
 
-/** One write as kube_write_batch takes it (see migrations/0002-write-function.ts and 0004). */
+/** One write as kube_write_batch takes it (see migrations/0002-write-function.ts, 0004 and 0005). */
 export interface WriteOp {
   op: 'create' | 'update' | 'delete';
   g: string;
@@ -23,7 +23,10 @@ export interface WriteOp {
 export interface WriteResult {
   outcome: 'ok' | 'exists' | 'not_found' | 'conflict' | 'uid_mismatch' | 'namespace_missing' | 'namespace_terminating';
   resourceVersion: number | null;
-  /** The stored object as JSON text (the new one on ok, the current one otherwise). */
+  /**
+   * The stored object as JSON text: the current one on a refusal, the deleted one on a delete; null on
+   * a successful create or update (the caller holds what it sent; see migrations/0005).
+   */
   objectText: string | null;
 }
 
@@ -36,7 +39,14 @@ interface Pending {
 }
 
 export interface WriteBatcherOptions {
-  /** Batches sent at once; more than one lets the next batch wait on the lock while one commits. */
+  /**
+   * Batches of this process sent at once. One (the default): writes that arrive while a batch's
+   * transaction is in flight wait and go out together as the next batch, when it has committed.
+   * Measured with 2 processes × 8 callers (a loaded 2-core machine): 1 in flight gave batches of 7.9
+   * creates, 1,196 creates/s, p50 11 ms, p99 52 ms; 2 in flight batches of 4.0, 748/s, p50 19 ms, p99
+   * 67 ms. A second batch in flight only waits on the advisory lock while the first commits, and
+   * halves the batches that share a commit.
+   */
   readonly maxInFlight: number;
   readonly maxBatchSize: number;
   /**
@@ -54,7 +64,7 @@ export interface WriteBatcherOptions {
   readonly maxQueueWaitMs?: number;
 }
 
-const DEFAULTS: WriteBatcherOptions = { maxInFlight: 2, maxBatchSize: 200, maxBatchBytes: 64 * 1024 * 1024 };
+const DEFAULTS: WriteBatcherOptions = { maxInFlight: 1, maxBatchSize: 200, maxBatchBytes: 64 * 1024 * 1024 };
 
 /**
  * Group commit: API writes that arrive while a batch is committing are sent together as the next
