@@ -1,6 +1,6 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import https from 'node:https';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../test/helpers/database.ts';
 import { startServerProcess } from '../test/helpers/server-process.ts';
@@ -93,9 +93,9 @@ export async function startBenchServer(mode: 'child' | 'inprocess', flags: strin
     // The helper logs at info so it can see "serving"; the server logs nothing per request at info.
     // BENCH_CPU_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops (to find what a figure costs).
     const profileDir = process.env.BENCH_CPU_PROFILE;
-    // BENCH_WORKERS=<n>: the server runs n worker processes (--workers; default the cores, as npm start
-    // runs it). The CPU figures count the primary and its workers.
-    const workers = [`--workers=${process.env.BENCH_WORKERS ?? availableParallelism()}`];
+    // BENCH_WORKERS=<n>: the server runs n worker processes; unset, --workers is left empty, the
+    // server's default (as npm start runs it). The CPU figures count the primary and its workers.
+    const workers = [`--workers=${process.env.BENCH_WORKERS ?? ''}`];
     proc = await startServerProcess(db.url, dataDir, [...workers, ...flags], { compiled: true, ...(profileDir ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}) });
   } catch (err) {
     await cleanup();

@@ -13,11 +13,20 @@ export const STAMP = path.join(DIST, '.build-digest');
 export const SOURCE_DIRS = ['src', 'migrations', 'seeds', 'proto'];
 const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs', 'scripts/build-inputs.mjs'];
 
+/**
+ * A .js (or its map) beside a .ts of the same name is that file compiled: the test tree of
+ * scripts/test.mjs holds both, and its sources are the same as the checkout's.
+ */
+function isCompiledTwin(dir, name) {
+  const stem = name.endsWith('.js') ? name.slice(0, -3) : name.endsWith('.js.map') ? name.slice(0, -7) : undefined;
+  return stem !== undefined && existsSync(path.join(dir, `${stem}.ts`));
+}
+
 function walk(dir, out) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) walk(full, out);
-    else if (entry.isFile()) out.push(full);
+    else if (entry.isFile() && !isCompiledTwin(dir, entry.name)) out.push(full);
   }
   return out;
 }

@@ -15,10 +15,11 @@
 // Arguments are passed to `node --test`; test files may be named by their .ts paths
 // (`npm test -- test/http/watch.test.ts`). With none, every test/*/*.test.ts runs.
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { DIST, builtDigest, sourceDigest } from './build-inputs.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, '.test-build');
@@ -75,6 +76,9 @@ async function compile() {
   for (const file of result.outputFiles) {
     writeFileSync(file.path, file.path.endsWith('.js') ? rewriteImports(file.text) : file.contents);
   }
+  // The checkout's dist/, when it is built from these sources (npm install builds it), spares the
+  // tests that run `npm start` a build of their own.
+  if (existsSync(DIST) && builtDigest() === sourceDigest()) cpSync(DIST, path.join(staging, 'dist'), { recursive: true });
   // Tests that build a checkout of their own link the project's node_modules from beside the sources.
   if (existsSync(path.join(ROOT, 'node_modules'))) symlinkSync(path.join(ROOT, 'node_modules'), path.join(staging, 'node_modules'), 'dir');
   rmSync(OUT, { recursive: true, force: true });

@@ -47,7 +47,7 @@ export const FLAGS: readonly FlagDefinition[] = [
     'workers',
     'string',
     '',
-    'Server processes sharing --secure-port (node:cluster, round robin), each a full replica with its own pool; together they hold at most --database-max-connections connections (LISTEN included), and run the controllers in the one that holds the leader Lease. Empty: the number of cores, but no more than --database-max-connections / 4. 1: a single process, the pool being --database-max-connections.',
+    'Server processes sharing --secure-port (node:cluster, round robin), each a full replica with its own pool; together they hold at most --database-max-connections connections (LISTEN included), and run the controllers in the one that holds the leader Lease. Empty: the number of cores less one (left to PostgreSQL), at least 1, and no more than --database-max-connections / 4. 1: a single process, the pool being --database-max-connections.',
   ),
   flag(
     'database-connect-timeout',

@@ -22,12 +22,13 @@ test('several workers share --database-max-connections, one LISTEN connection ea
   }
 });
 
-test('the default is the cores, as far as four connections a worker allow, and at least one', () => {
-  assert.equal(defaultWorkers(2, 20), 2);
+test('the default is the cores less one (left to PostgreSQL), as far as four connections a worker allow, and at least one', () => {
+  assert.equal(defaultWorkers(2, 20), 1);
+  assert.equal(defaultWorkers(4, 20), 3);
   assert.equal(defaultWorkers(64, 20), 5);
   assert.equal(defaultWorkers(8, 3), 1);
   assert.equal(defaultWorkers(1, 100), 1);
-  assert.deepEqual(resolveWorkers('', 4, 20), { workers: 4 });
+  assert.deepEqual(resolveWorkers('', 4, 20), { workers: 3 });
 });
 
 test('--workers below 1, not a number, or without two connections a worker is refused', () => {
