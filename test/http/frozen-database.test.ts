@@ -83,8 +83,8 @@ test('with PostgreSQL frozen, GET, LIST and POST answer 504 (sent, unanswered) o
   // (Pings issued together open one connection each; pg-pool keeps them idle for 10 s.) Thirty: the
   // four requests below and any background work take some, and a write batch must still find one.
   await Promise.all(Array.from({ length: 30 }, () => srv.server.storage.ping()));
-  // The controllers' background writes (lease renewals above all) would otherwise take the one
-  // batch the server sends at a time, and every write below would wait behind it (503, none 504).
+  // The controllers' background writes (lease renewals above all) would otherwise take batches the
+  // server sends, and the writes below could all wait behind them (503, none 504).
   await srv.server.controllers.stop();
   const frozen = freezePostgres(pg.pid);
   try {

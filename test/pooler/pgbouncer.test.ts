@@ -147,9 +147,13 @@ describe('through PgBouncer in transaction mode', { skip, concurrency: true }, (
         await migrateUp(database.db);
         // start() is not called: its LISTEN check would (rightly) fail through this pooler.
         const storage = new PostgresStorage({ database, logger: capturingLogger(records) });
+        // A storage sends one write batch at a time: concurrent writes on one connection pool come
+        // from several storages (as from the workers of one server), each with its own batch.
+        const others = [1, 2].map(() => new PostgresStorage({ database, logger: capturingLogger(records) }));
+        const writers = [storage, ...others];
         assert.equal(database.queries.named, true);
         const names = ['dup-a', 'dup-b', 'dup-c'];
-        const written = await Promise.all(names.map((n) => storage.create(key(n), configMap(n))));
+        const written = await Promise.all(names.map((n, i) => writers[i].create(key(n), configMap(n))));
         assert.equal(new Set(written.map((w) => w.resourceVersion)).size, names.length);
         assert.equal(database.queries.named, false);
         const warnings = records.filter((r) => r.level === 40);

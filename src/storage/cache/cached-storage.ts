@@ -177,8 +177,8 @@ export class CachedStorage implements Storage {
   }
 
   /**
-   * Remembers the version of this server's last write to a resource: a resourceVersion=0 read waits
-   * (briefly: one NOTIFY) for the cache to have it, so that this server never answers with less than
+   * Remembers the version of this server's last write to a resource: a resourceVersion=0 or
+   * NotOlderThan read waits (briefly: one NOTIFY) for the cache to have it, so that this server never answers with less than
    * it has already answered a write with. Upstream allows older data at 0; clients and this server's
    * own controllers that write and then read at 0 are spared the surprise at almost no cost.
    */
@@ -245,11 +245,12 @@ export class CachedStorage implements Storage {
       return (await this.#reach(cache, this.#written.get(cacheSizeKey(ref.group, ref.resource)) ?? 0)) ? cache : undefined;
     }
     if (want.minVersion !== undefined) {
-      needed = want.minVersion;
       // A version the database has not reached either fails there, with the database's current version.
-      if (cache.version() < needed) await this.#inner.waitForVersion(needed);
+      if (cache.version() < want.minVersion) await this.#inner.waitForVersion(want.minVersion);
       this.#recheckOutside(ref, slot);
       if (slot.outside) return undefined;
+      // Never less than this server's own writes already answered, as at resourceVersion=0.
+      needed = Math.max(want.minVersion, this.#written.get(cacheSizeKey(ref.group, ref.resource)) ?? 0);
     } else {
       const fresh = await this.#options.probe(ref);
       slot.outside = fresh.outside;
