@@ -3,10 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import pino from 'pino';
 import type { StoredKubeObject } from '../../src/api/types.ts';
-import { migrateDown, migrateUp, openDatabase, type Database } from '../../src/storage/postgres/database.ts';
+import { migrateDown, migrateUp, type Database } from '../../src/storage/postgres/database.ts';
 import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.ts';
 import { StorageError, type ObjectKey } from '../../src/storage/storage.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import type { TestDatabase } from '../helpers/database.ts';
+import { openTestStorage, type OpenedStorage } from '../helpers/storage.ts';
 
 /**
  * The leaner write path (migrations/0005, PostgresStorage's answer text): the write function answers
@@ -18,19 +19,14 @@ let testDb: TestDatabase;
 let database: Database;
 let storage: PostgresStorage;
 
+let opened: OpenedStorage;
+
 before(async () => {
-  testDb = await createTestDatabase('pgkube_lean_writes');
-  database = await openDatabase({ url: testDb.url, logger });
-  await migrateUp(database.db);
-  storage = new PostgresStorage({ database, logger, pollIntervalMs: 200 });
-  await storage.start();
+  opened = await openTestStorage('pgkube_lean_writes');
+  ({ testDb, database, storage } = opened);
 });
 
-after(async () => {
-  await storage.close();
-  await database.close();
-  await testDb.drop();
-});
+after(() => opened.close());
 
 interface Row {
   idx: number;

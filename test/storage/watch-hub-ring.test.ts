@@ -8,11 +8,12 @@ import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import pino from 'pino';
 import type { StoredKubeObject } from '../../src/api/types.ts';
-import { migrateUp, openDatabase, type Database } from '../../src/storage/postgres/database.ts';
+import type { Database } from '../../src/storage/postgres/database.ts';
 import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.ts';
 import { WatchHub } from '../../src/storage/postgres/watch-hub.ts';
 import { StorageError, type ObjectFilter, type ObjectKey, type ResourceRef, type WatchOptions } from '../../src/storage/storage.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import type { TestDatabase } from '../helpers/database.ts';
+import { openTestStorage, type OpenedStorage } from '../helpers/storage.ts';
 
 const logger = pino({ level: 'silent' });
 const CM: ResourceRef = { group: '', resource: 'configmaps' };
@@ -21,19 +22,14 @@ let testDb: TestDatabase;
 let database: Database;
 let storage: PostgresStorage;
 
+let opened: OpenedStorage;
+
 before(async () => {
-  testDb = await createTestDatabase('pgkube_ring');
-  database = await openDatabase({ url: testDb.url, logger });
-  await migrateUp(database.db);
-  storage = new PostgresStorage({ database, logger, pollIntervalMs: 200 });
-  await storage.start();
+  opened = await openTestStorage('pgkube_ring');
+  ({ testDb, database, storage } = opened);
 });
 
-after(async () => {
-  await storage.close();
-  await database.close();
-  await testDb.drop();
-});
+after(() => opened.close());
 
 /** A second hub on the same database, with its own ring (it starts empty: older versions come from history). */
 async function newHub(recentChanges?: number): Promise<WatchHub> {
