@@ -60,9 +60,17 @@ export function storageFor(kind: KindDefinition, storage: Storage): Storage {
  */
 abstract class StorageView {
   protected readonly inner: Storage;
+  /** The resource whose rows the view's kind is stored as. */
+  protected readonly ref: ResourceRef;
 
-  constructor(inner: Storage) {
+  constructor(inner: Storage, stored: ResourceRef) {
     this.inner = inner;
+    this.ref = { group: stored.group, resource: stored.resource };
+  }
+
+  /** A key of the view's kind, as a key of the stored resource. */
+  protected storedKey(key: ObjectKey): ObjectKey {
+    return { ...key, ...this.ref };
   }
 
   waitForVersion(version: number): Promise<void> {
@@ -93,16 +101,8 @@ class ConvertingStorage extends StorageView implements Storage {
   readonly #m: StorageMapping;
 
   constructor(inner: Storage, mapping: StorageMapping) {
-    super(inner);
+    super(inner, mapping);
     this.#m = mapping;
-  }
-
-  #ref(): ResourceRef {
-    return { group: this.#m.group, resource: this.#m.resource };
-  }
-
-  #key(key: ObjectKey): ObjectKey {
-    return { ...key, ...this.#ref() };
   }
 
   #out(stored: StoredObject): StoredObject {
@@ -115,17 +115,17 @@ class ConvertingStorage extends StorageView implements Storage {
   }
 
   async get(key: ObjectKey, options?: GetOptions): Promise<StoredObject | null> {
-    const found = await this.inner.get(this.#key(key), options);
+    const found = await this.inner.get(this.storedKey(key), options);
     return found ? this.#out(found) : null;
   }
 
   async list(_ref: ResourceRef, options: ListOptions): Promise<ListResult> {
-    const result = await this.inner.list(this.#ref(), options);
+    const result = await this.inner.list(this.ref, options);
     return { ...result, items: result.items.map((t) => JSON.stringify(this.#m.fromStorage(JSON.parse(t)))) };
   }
 
   async openList(_ref: ResourceRef, options: ListOptions): Promise<ListCursor> {
-    const cursor = await this.inner.openList(this.#ref(), options);
+    const cursor = await this.inner.openList(this.ref, options);
     const from = this.#m.fromStorage;
     return {
       resourceVersion: cursor.resourceVersion,
@@ -136,25 +136,25 @@ class ConvertingStorage extends StorageView implements Storage {
   }
 
   async create(key: ObjectKey, object: StoredKubeObject, options?: { requireNamespace?: boolean }): Promise<StoredObject> {
-    return this.#out(await this.inner.create(this.#key(key), this.#in(object), options));
+    return this.#out(await this.inner.create(this.storedKey(key), this.#in(object), options));
   }
 
   async update(key: ObjectKey, object: StoredKubeObject, expectedVersion?: number, expectedUid?: string): Promise<StoredObject> {
-    return this.#out(await this.inner.update(this.#key(key), this.#in(object), expectedVersion, expectedUid));
+    return this.#out(await this.inner.update(this.storedKey(key), this.#in(object), expectedVersion, expectedUid));
   }
 
   async delete(key: ObjectKey, expectedVersion?: number, expectedUid?: string): Promise<StoredObject> {
-    return this.#out(await this.inner.delete(this.#key(key), expectedVersion, expectedUid));
+    return this.#out(await this.inner.delete(this.storedKey(key), expectedVersion, expectedUid));
   }
 
   deleteUnreadable(key: ObjectKey, expectedVersion: number, message: string): Promise<number> {
     if (!this.inner.deleteUnreadable) return Promise.reject(new Error('the storage cannot delete unreadable objects'));
-    return this.inner.deleteUnreadable(this.#key(key), expectedVersion, message);
+    return this.inner.deleteUnreadable(this.storedKey(key), expectedVersion, message);
   }
 
   watch(_ref: ResourceRef, options: WatchOptions, listener: WatchListener): Promise<WatchHandle> {
     const from = this.#m.fromStorage;
-    return this.inner.watch(this.#ref(), options, {
+    return this.inner.watch(this.ref, options, {
       onEvent: (ev) => {
         // Converted once per change and shared by every watcher of this view (keys kept apart from the stored form's).
         const prefix = this.#memoPrefix;
@@ -194,16 +194,8 @@ class AsyncConvertingStorage extends StorageView implements Storage {
   readonly #m: AsyncStorageMapping;
 
   constructor(inner: Storage, mapping: AsyncStorageMapping) {
-    super(inner);
+    super(inner, mapping);
     this.#m = mapping;
-  }
-
-  #ref(): ResourceRef {
-    return { group: this.#m.group, resource: this.#m.resource };
-  }
-
-  #key(key: ObjectKey): ObjectKey {
-    return { ...key, ...this.#ref() };
   }
 
   async #out(stored: StoredObject): Promise<StoredObject> {
@@ -222,17 +214,17 @@ class AsyncConvertingStorage extends StorageView implements Storage {
   }
 
   async get(key: ObjectKey, options?: GetOptions): Promise<StoredObject | null> {
-    const found = await this.inner.get(this.#key(key), options);
+    const found = await this.inner.get(this.storedKey(key), options);
     return found ? this.#out(found) : null;
   }
 
   async list(_ref: ResourceRef, options: ListOptions): Promise<ListResult> {
-    const result = await this.inner.list(this.#ref(), options);
+    const result = await this.inner.list(this.ref, options);
     return { ...result, items: await this.#texts(result.items) };
   }
 
   async openList(_ref: ResourceRef, options: ListOptions): Promise<ListCursor> {
-    const cursor = await this.inner.openList(this.#ref(), options);
+    const cursor = await this.inner.openList(this.ref, options);
     // The first batch is converted before the answer starts, so that a conversion that fails (a
     // webhook down) is answered with its status rather than a list cut off halfway.
     let first: string[] | undefined;
@@ -258,22 +250,22 @@ class AsyncConvertingStorage extends StorageView implements Storage {
   }
 
   async create(key: ObjectKey, object: StoredKubeObject, options?: { requireNamespace?: boolean }): Promise<StoredObject> {
-    return this.#out(await this.inner.create(this.#key(key), await this.#in(object), options));
+    return this.#out(await this.inner.create(this.storedKey(key), await this.#in(object), options));
   }
 
   async update(key: ObjectKey, object: StoredKubeObject, expectedVersion?: number, expectedUid?: string): Promise<StoredObject> {
-    return this.#out(await this.inner.update(this.#key(key), await this.#in(object), expectedVersion, expectedUid));
+    return this.#out(await this.inner.update(this.storedKey(key), await this.#in(object), expectedVersion, expectedUid));
   }
 
   async delete(key: ObjectKey, expectedVersion?: number, expectedUid?: string): Promise<StoredObject> {
-    const gone = await this.inner.delete(this.#key(key), expectedVersion, expectedUid);
+    const gone = await this.inner.delete(this.storedKey(key), expectedVersion, expectedUid);
     // The object is gone whatever its conversion does: a failed one answers with the stored form.
     return this.#out(gone).catch(() => gone);
   }
 
   deleteUnreadable(key: ObjectKey, expectedVersion: number, message: string): Promise<number> {
     if (!this.inner.deleteUnreadable) return Promise.reject(new Error('the storage cannot delete unreadable objects'));
-    return this.inner.deleteUnreadable(this.#key(key), expectedVersion, message);
+    return this.inner.deleteUnreadable(this.storedKey(key), expectedVersion, message);
   }
 
   async watch(_ref: ResourceRef, options: WatchOptions, listener: WatchListener): Promise<WatchHandle> {
@@ -291,7 +283,7 @@ class AsyncConvertingStorage extends StorageView implements Storage {
       inner?.stop();
       listener.onClose(reason, detail);
     };
-    inner = await this.inner.watch(this.#ref(), options, {
+    inner = await this.inner.watch(this.ref, options, {
       onEvent: (ev) => {
         if (closed) return;
         if (waiting >= MAX_CONVERTING_EVENTS) {
