@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { ensureNamespace, type BenchContext } from './context.ts';
 import { expect } from './http.ts';
+import { Deliveries } from './deliveries.ts';
 import { configMapBody, createOp, encodeOps, WRITE_BATCH_SQL } from './objects.ts';
 import type { Row } from './report.ts';
 import { rounded, summarize } from './stats.ts';
@@ -13,7 +14,6 @@ const NAME_PREFIX = 'bw-';
 const NAME_RE = /"name": ?"bw-(\d+)"/;
 const SOCKETS_PER_AGENT = 256;
 const OPEN_WAVE = 50;
-const DELIVERY_TIMEOUT_MS = 15_000;
 
 interface Watch {
   req: ReturnType<typeof https.request>;
@@ -35,12 +35,7 @@ export async function measureWatch(ctx: BenchContext): Promise<Row[]> {
 
   const total = cfg.watchWrites;
   const warmups = 3;
-  const sendAt: number[] = [];
-  const received = new Int32Array(total + warmups);
-  const waiters = new Map<number, () => void>();
-  const latencies: number[] = [];
-  const firstArrival: number[] = [];
-  const lastArrival: number[] = [];
+  const deliveries = new Deliveries(W, total, warmups);
   let strayEvents = 0;
 
   const onLine = (line: string, at: number) => {
@@ -49,15 +44,7 @@ export async function measureWatch(ctx: BenchContext): Promise<Row[]> {
       strayEvents++;
       return;
     }
-    const k = Number(m[1]);
-    const count = ++received[k];
-    if (k >= warmups) {
-      const ms = at - sendAt[k];
-      latencies.push(ms);
-      if (count === 1) firstArrival[k] = ms;
-      if (count === W) lastArrival[k] = ms;
-    }
-    if (count === W) waiters.get(k)?.();
+    deliveries.arrived(Number(m[1]), at);
   };
 
   const agents = Array.from({ length: Math.ceil(W / SOCKETS_PER_AGENT) }, () => ctx.server.agent({ maxSockets: SOCKETS_PER_AGENT }));
@@ -99,23 +86,10 @@ export async function measureWatch(ctx: BenchContext): Promise<Row[]> {
     const openMs = performance.now() - openStart;
     const opens = rounded(summarize(openTimes));
 
-    const write = async (k: number) => {
-      const delivered = new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(false), DELIVERY_TIMEOUT_MS);
-        waiters.set(k, () => {
-          clearTimeout(timer);
-          resolve(true);
-        });
+    const write = (k: number) =>
+      deliveries.write(k, async () => {
+        await expect(201, ctx.url(collection), ctx.agent, 'POST', configMapBody(ns, `${NAME_PREFIX}${k}`, cfg.payloadBytes));
       });
-      const body = configMapBody(ns, `${NAME_PREFIX}${k}`, cfg.payloadBytes);
-      sendAt[k] = performance.now();
-      await expect(201, ctx.url(collection), ctx.agent, 'POST', body);
-      const ackMs = performance.now() - sendAt[k];
-      const ok = await delivered;
-      waiters.delete(k);
-      if (!ok) throw new Error(`write ${k}: only ${received[k]} of ${W} watchers got the event within ${DELIVERY_TIMEOUT_MS} ms`);
-      return ackMs;
-    };
     // Warm-up writes also prove every watch is registered (headers go out before registration).
     ctx.step('watch: (warm-up)', '');
     for (let k = 0; k < warmups; k++) await write(k);
@@ -130,9 +104,7 @@ export async function measureWatch(ctx: BenchContext): Promise<Row[]> {
     const rssAfter = await serverRssMiB(ctx);
 
     const raw = await rawNotifyLatency(ctx, total);
-    const all = rounded(summarize(latencies));
-    const firsts = rounded(summarize(firstArrival.filter((x) => x !== undefined)));
-    const lasts = rounded(summarize(lastArrival.filter((x) => x !== undefined)));
+    const { deliveries: all, firstWatcher: firsts, lastWatcher: lasts } = deliveries.summary();
     const ack = rounded(summarize(acks));
     const details = { deliveries: all, firstWatcher: firsts, lastWatcher: lasts, writeAck: ack, raw, openMs: Math.round(openMs), opens, rssBefore, rssAfter, closedEarly, strayEvents };
     return [

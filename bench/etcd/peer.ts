@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { BenchContext } from '../context.ts';
 import { addPeerContender, opName, timed, type LoadResult } from '../load.ts';
+import { Deliveries } from '../deliveries.ts';
 import { seqName, storedConfigMapText } from '../objects.ts';
 import { rounded, summarize, type Summary } from '../stats.ts';
 import { EtcdClient, registryKey, type WatchResponse } from './client.ts';
@@ -9,7 +10,6 @@ import { startEtcd, type EtcdServer } from './server.ts';
 const GET_OBJECTS = 1000;
 const WATCHERS_PER_CHANNEL = 256;
 const OPEN_WAVE = 50;
-const DELIVERY_TIMEOUT_MS = 15_000;
 const WATCH_KEY_RE = /bw-(\d+)$/;
 
 /** An etcd figure for a row of the table, with what it is. */
@@ -133,26 +133,12 @@ export class EtcdPeer {
     const prefix = `/registry/configmaps/${namespace}/`;
     const warmups = 3;
     const clients = Array.from({ length: Math.ceil(W / WATCHERS_PER_CHANNEL) }, () => new EtcdClient(this.server.endpoint));
-    const received = new Int32Array(writes + warmups);
-    const sendAt: number[] = [];
-    const waiters = new Map<number, () => void>();
-    const latencies: number[] = [];
-    const firstArrival: number[] = [];
-    const lastArrival: number[] = [];
+    const deliveries = new Deliveries(W, writes, warmups);
     const onResponse = (res: WatchResponse) => {
       const at = performance.now();
       for (const ev of res.events ?? []) {
         const m = WATCH_KEY_RE.exec(ev.kv?.key.toString('latin1') ?? '');
-        if (!m) continue;
-        const k = Number(m[1]);
-        const count = ++received[k];
-        if (k >= warmups) {
-          const ms = at - sendAt[k];
-          latencies.push(ms);
-          if (count === 1) firstArrival[k] = ms;
-          if (count === W) lastArrival[k] = ms;
-        }
-        if (count === W) waiters.get(k)?.();
+        if (m) deliveries.arrived(Number(m[1]), at);
       }
     };
     const handles: { cancel(): void }[] = [];
@@ -164,24 +150,16 @@ export class EtcdPeer {
         handles.push(...wave);
       }
       const openMs = performance.now() - openStart;
-      const write = async (k: number) => {
-        const delivered = new Promise<boolean>((resolve) => {
-          const timer = setTimeout(() => resolve(false), DELIVERY_TIMEOUT_MS);
-          waiters.set(k, () => {
-            clearTimeout(timer);
-            resolve(true);
-          });
-        });
-        const name = `bw-${k}`;
-        const text = storedConfigMapText(namespace, name, this.#payloadBytes);
-        sendAt[k] = performance.now();
-        if (!(await this.client.createIfAbsent(registryKey('configmaps', namespace, name), text))) throw new Error(`etcd watch write ${k}: exists`);
-        const ackMs = performance.now() - sendAt[k];
-        const ok = await delivered;
-        waiters.delete(k);
-        if (!ok) throw new Error(`etcd write ${k}: only ${received[k]} of ${W} watchers got the event within ${DELIVERY_TIMEOUT_MS} ms`);
-        return ackMs;
-      };
+      const write = (k: number) =>
+        deliveries.write(
+          k,
+          async () => {
+            const name = `bw-${k}`;
+            const text = storedConfigMapText(namespace, name, this.#payloadBytes);
+            if (!(await this.client.createIfAbsent(registryKey('configmaps', namespace, name), text))) throw new Error(`etcd watch write ${k}: exists`);
+          },
+          'etcd write',
+        );
       step('watch: etcd (warm-up)', '');
       for (let k = 0; k < warmups; k++) await write(k);
       step('watch: etcd writes', `${W} etcd watches open in ${Math.round(openMs)} ms; ${writes} writes, one at a time`, writes);
@@ -190,9 +168,7 @@ export class EtcdPeer {
         acks.push(await write(k));
         if (gapMs > 0) await new Promise((r) => setTimeout(r, gapMs));
       }
-      const all = rounded(summarize(latencies));
-      const firsts = rounded(summarize(firstArrival.filter((x) => x !== undefined)));
-      const lasts = rounded(summarize(lastArrival.filter((x) => x !== undefined)));
+      const { deliveries: all, firstWatcher: firsts, lastWatcher: lasts } = deliveries.summary();
       const ack = rounded(summarize(acks));
       const note =
         `etcd: ${W} prefix watches (one Watch stream each, ${clients.length} gRPC connections) opened in ${Math.round(openMs)} ms; ` +
