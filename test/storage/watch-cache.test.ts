@@ -202,6 +202,18 @@ describe('watch cache', () => {
     }
   });
 
+  test('NotOlderThan reads of an older version still show this server\'s own writes already answered', async () => {
+    const before = await o.cached.create(key('own-not', 'first'), storedConfigMap('own-not', 'first'));
+    await o.cached.list(CM, { namespace: 'own-not', anyVersion: true });
+    for (let i = 0; i < 5; i++) {
+      await o.cached.create(key('own-not', `n-${i}`), storedConfigMap('own-not', `n-${i}`));
+      const reads = o.cached.stats.cacheReads;
+      const list = await o.cached.list(CM, { namespace: 'own-not', minVersion: before.resourceVersion });
+      assert.equal(o.cached.stats.cacheReads, reads + 1, 'from the cache');
+      assert.equal(list.items.length, i + 2);
+    }
+  });
+
   test('NotOlderThan never returns older data; a version not reached yet fails as the database fails it', async () => {
     const created = await o.pg.create(key('not', 'n'), storedConfigMap('not', 'n'));
     const list = await o.cached.list(CM, { namespace: 'not', minVersion: created.resourceVersion });
