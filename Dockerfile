@@ -9,7 +9,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # No install scripts here: compiling needs none (the PostgreSQL binaries are set up in the final stage).
 RUN npm ci --ignore-scripts --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.json ./
 COPY scripts ./scripts
 COPY src ./src
 COPY migrations ./migrations

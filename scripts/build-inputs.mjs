@@ -11,7 +11,7 @@ export const STAMP = path.join(DIST, '.build-digest');
 
 /** Directories compiled (TypeScript) or copied (JSON read at run time) into dist/. */
 export const SOURCE_DIRS = ['src', 'migrations', 'seeds', 'proto'];
-const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs', 'scripts/build-inputs.mjs'];
+const CONFIG_FILES = ['tsconfig.json', 'scripts/build.mjs', 'scripts/compile.mjs', 'scripts/build-inputs.mjs'];
 
 /**
  * A .js (or its map) beside a .ts of the same name is that file compiled: the test tree of

@@ -2,24 +2,22 @@
 // files the server reads at run time, and records the digest of the sources it was built from.
 // The build goes to a temporary directory that replaces dist/ only when it succeeded, so a failed or
 // concurrent build never leaves a half-written dist/ behind.
-import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DIST, ROOT, SOURCE_DIRS, STAMP, builtDigest, sourceDigest } from './build-inputs.mjs';
+import { DIST, ROOT, SOURCE_DIRS, STAMP, builtDigest, inputFiles, sourceDigest } from './build-inputs.mjs';
 
-/** The TypeScript compiler's entry point, or undefined where dev dependencies were not installed. */
-function findTsc() {
+/** The compiler, or undefined where dev dependencies were not installed (a production install). */
+async function loadCompiler() {
   try {
-    const pkg = createRequire(import.meta.url).resolve('typescript/package.json');
-    return path.join(path.dirname(pkg), 'bin', 'tsc');
+    return (await import('./compile.mjs')).compileTypeScript;
   } catch {
     return undefined;
   }
 }
+const compileTypeScript = await loadCompiler();
 
-/** JSON files under the source directories: read with fs at run time, so tsc does not copy them. */
+/** JSON files under the source directories: read with fs at run time, so they are copied as they are. */
 function copyJsonAssets(outDir) {
   for (const dir of SOURCE_DIRS) {
     const from = path.join(ROOT, dir);
@@ -31,41 +29,46 @@ function copyJsonAssets(outDir) {
   }
 }
 
+/** The TypeScript files of the source directories, relative to the root. */
+function typeScriptSources() {
+  return inputFiles().filter((f) => SOURCE_DIRS.some((d) => f.startsWith(d + path.sep)) && f.endsWith('.ts') && !f.endsWith('.d.ts'));
+}
+
 /**
- * Builds dist/; returns an exit code. With `ifPossible` (the `prepare` step of `npm install`), a
- * missing TypeScript (a production install) is not an error: a shipped dist/ is used as it is.
+ * Builds dist/ (or `outDir`); returns an exit code. With `ifPossible` (the `prepare` step of
+ * `npm install`), a missing compiler (a production install) is not an error: a shipped dist/ is used
+ * as it is. The compiler strips types without checking them (`npm run typecheck` does), so a start
+ * never waits for a whole-program type check.
  */
-export function build({ ifPossible = false, quiet = false } = {}) {
+export function build({ ifPossible = false, quiet = false, outDir = DIST } = {}) {
   const digest = sourceDigest();
   // `npm ci` in a container's first stage runs before the sources are copied in: nothing to build yet.
   if (ifPossible && digest === undefined) return 0;
-  const tsc = findTsc();
-  if (!tsc) {
+  if (!compileTypeScript) {
     if (ifPossible) return 0;
-    process.stderr.write('build: TypeScript is not installed; run "npm install" (with dev dependencies) first\n');
+    process.stderr.write('build: esbuild is not installed; run "npm install" (with dev dependencies) first\n');
     return 1;
   }
-  const outDir = `${DIST}.build-${process.pid}`;
-  rmSync(outDir, { recursive: true, force: true });
+  const staging = `${outDir}.build-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
   const started = Date.now();
-  const result = spawnSync(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.build.json'), '--outDir', outDir], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-  if (result.status !== 0) {
-    rmSync(outDir, { recursive: true, force: true });
-    process.stderr.write(`build: tsc failed (exit ${result.status ?? result.signal}); dist/ is unchanged\n`);
+  try {
+    compileTypeScript(ROOT, typeScriptSources(), staging);
+  } catch (err) {
+    rmSync(staging, { recursive: true, force: true });
+    const problems = (err.errors ?? []).map((e) => `${e.location ? `${e.location.file}:${e.location.line}:${e.location.column}: ` : ''}${e.text}`);
+    process.stderr.write(`${problems.length > 0 ? problems.join('\n') : String(err)}\nbuild: compiling failed; dist/ is unchanged\n`);
     return 1;
   }
-  copyJsonAssets(outDir);
-  if (digest) writeFileSync(path.join(outDir, path.basename(STAMP)), `${digest}\n`);
+  copyJsonAssets(staging);
+  if (digest) writeFileSync(path.join(staging, path.basename(STAMP)), `${digest}\n`);
   try {
-    rmSync(DIST, { recursive: true, force: true });
-    renameSync(outDir, DIST);
+    rmSync(outDir, { recursive: true, force: true });
+    renameSync(staging, outDir);
   } catch (err) {
     // Another build finished first; its output is as good as ours when it was built from the same sources.
-    rmSync(outDir, { recursive: true, force: true });
-    if (builtDigest() !== digest) throw err;
+    rmSync(staging, { recursive: true, force: true });
+    if (outDir !== DIST || builtDigest() !== digest) throw err;
   }
   if (!quiet) process.stderr.write(`build: dist/ compiled in ${Date.now() - started} ms\n`);
   return 0;

@@ -16,10 +16,11 @@
 // (`npm test -- test/http/watch.test.ts`). With none, every test/*/*.test.ts runs.
 // TEST_CONCURRENCY (default 3) and TEST_SOURCE_MAPS=1 (stack traces in .ts lines) adjust the run.
 import { spawn } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build as buildDist } from './build.mjs';
+import { compileTypeScript } from './compile.mjs';
 import { DIST, builtDigest, sourceDigest } from './build-inputs.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -42,15 +43,7 @@ function projectFiles(dir = '') {
   return files;
 }
 
-/**
- * Relative imports name .ts files (allowImportingTsExtensions); the compiled tree loads their .js
- * twins. esbuild prints every import with double quotes, so the specifiers are found reliably.
- */
-function rewriteImports(code) {
-  return code.replace(/((?:\bfrom|\bimport)\s*\(?\s*)"(\.\.?\/[^"]*?)\.ts"/g, '$1"$2.js"');
-}
-
-async function compile() {
+function compile() {
   const started = Date.now();
   // Built beside the final place and swapped in, so that a run stopped half-way leaves no half tree.
   const staging = `${OUT}-${process.pid}`;
@@ -61,25 +54,13 @@ async function compile() {
     copyFileSync(path.join(ROOT, rel), path.join(staging, rel));
   }
   const sources = files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
-  const result = await build({
-    entryPoints: sources.map((f) => path.join(ROOT, f)),
-    outdir: staging,
-    outbase: ROOT,
-    bundle: false,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    sourcemap: 'linked',
-    tsconfig: path.join(ROOT, 'tsconfig.json'),
-    write: false,
-    logLevel: 'error',
-  });
-  for (const file of result.outputFiles) {
-    writeFileSync(file.path, file.path.endsWith('.js') ? rewriteImports(file.text) : file.contents);
-  }
+  compileTypeScript(ROOT, sources, staging);
   // The checkout's dist/, when it is built from these sources (npm install builds it), spares the
   // tests that run `npm start` a build of their own.
+  // Without one (an install that skipped its scripts), the tree gets its own: a few seconds once, where
+  // every such test building it would cost each of them as much.
   if (existsSync(DIST) && builtDigest() === sourceDigest()) cpSync(DIST, path.join(staging, 'dist'), { recursive: true });
+  else if (buildDist({ quiet: true, outDir: path.join(staging, 'dist') }) !== 0) process.exit(1);
   // Tests that build a checkout of their own link the project's node_modules from beside the sources.
   if (existsSync(path.join(ROOT, 'node_modules'))) symlinkSync(path.join(ROOT, 'node_modules'), path.join(staging, 'node_modules'), 'dir');
   rmSync(OUT, { recursive: true, force: true });
@@ -106,7 +87,7 @@ function defaultTestFiles() {
     .sort();
 }
 
-await compile();
+compile();
 const args = process.argv.slice(2).map(mapArgument);
 const named = args.some((a) => !a.startsWith('-') && a.endsWith('.js'));
 // Files run side by side: most of a file's time is spent waiting on PostgreSQL, a server or kubectl.

@@ -38,6 +38,16 @@ export interface TestServerOptions {
   readonly generateServiceAccountKey?: boolean;
 }
 
+/**
+ * Test servers share the machine's PostgreSQL (max_connections 100) with the other test files running
+ * beside them: a smaller pool than the default 20 unless the test names its own, or three files'
+ * servers filling their pools at start-up (controllers, informers) exhaust it.
+ */
+const TEST_POOL_SIZE = 8;
+function poolFlag(flags: readonly string[]): string[] {
+  return flags.some((f) => f.startsWith('--database-max-connections')) ? [] : [`--database-max-connections=${TEST_POOL_SIZE}`];
+}
+
 /** Starts the whole server in-process on a free port, against a fresh database and data dir. */
 export async function startTestServer(extraFlags: string[] = [], options: TestServerOptions = {}): Promise<TestServer> {
   const db = options.database ?? (await createTestDatabase(undefined, { migrated: true }));
@@ -47,7 +57,7 @@ export async function startTestServer(extraFlags: string[] = [], options: TestSe
   try {
     // Inside the try: a flag refused here also cleans up the database and the data dir.
     const config = loadConfig(
-      ['--secure-port=0', `--data-dir=${dataDir}`, '--log-level=silent', '--leader-elect-lease-duration=3s', ...extraFlags],
+      ['--secure-port=0', `--data-dir=${dataDir}`, '--log-level=silent', '--leader-elect-lease-duration=3s', ...poolFlag(extraFlags), ...extraFlags],
       serverDatabaseEnv(db),
     );
     server = await startServer(config, options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }));

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { npmRun, ROOT } from '../helpers/npm-start.ts';
 
 /** What a checkout holds that the build reads (node_modules is linked, not copied). */
-const CHECKOUT = ['src', 'migrations', 'seeds', 'proto', 'scripts', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
+const CHECKOUT = ['src', 'migrations', 'seeds', 'proto', 'scripts', 'package.json', 'tsconfig.json'];
 
 const run = (cwd: string, args: string[]) => npmRun(args, { cwd });
 
@@ -42,18 +42,28 @@ describe('npm start runs compiled JavaScript, built once and again only when the
   });
 
   test('a changed source file is rebuilt at the next start', async () => {
-    await appendFile(path.join(checkout, 'src/migrate-cli.ts'), '\n// changed\n');
+    await appendFile(path.join(checkout, 'src/migrate-cli.ts'), '\nexport const rebuiltMarker = 1;\n');
     const r = await run(checkout, ['migrate']);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /building it first/);
-    assert.match(await readFile(path.join(checkout, 'dist/src/migrate-cli.js'), 'utf8'), /\/\/ changed/);
+    assert.match(await readFile(path.join(checkout, 'dist/src/migrate-cli.js'), 'utf8'), /rebuiltMarker/);
   });
 
-  test('a build that fails keeps the previous dist/ and says so', async () => {
-    await appendFile(path.join(checkout, 'src/migrate-cli.ts'), '\nconst broken: number = "text";\n');
+  test('a build that fails keeps the previous dist/ and says so, naming the file and line', async () => {
+    await appendFile(path.join(checkout, 'src/migrate-cli.ts'), '\nconst broken = ;\n');
     const r = await run(checkout, ['build']);
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /tsc failed .*; dist\/ is unchanged/);
-    assert.ok(existsSync(path.join(checkout, 'dist/src/migrate-cli.js')));
+    assert.match(r.stderr, /src\/migrate-cli\.ts:\d+:\d+: Unexpected ";"/);
+    assert.match(r.stderr, /build: compiling failed; dist\/ is unchanged/);
+    assert.match(await readFile(path.join(checkout, 'dist/src/migrate-cli.js'), 'utf8'), /rebuiltMarker/);
+  });
+
+  test('a type error does not stop a build (types are checked by npm run typecheck, not at start)', async () => {
+    await rm(path.join(checkout, 'src/migrate-cli.ts'));
+    await cp(path.join(ROOT, 'src/migrate-cli.ts'), path.join(checkout, 'src/migrate-cli.ts'));
+    await appendFile(path.join(checkout, 'src/migrate-cli.ts'), '\nexport const typeError: number = "text" as unknown as string;\n');
+    const r = await run(checkout, ['build']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(await readFile(path.join(checkout, 'dist/src/migrate-cli.js'), 'utf8'), /typeError/);
   });
 });
