@@ -11,6 +11,7 @@ import { toTable } from '../../registry/table.ts';
 import type { WatchHandle } from '../../registry/resource-store.ts';
 import { requestMetricsOf, watchResponseBytes, type WatchEventSeries } from '../../metrics/request-metrics.ts';
 import { watchInitialized } from '../../flowcontrol/watch-initialization.ts';
+import { scheduleFlush } from '../flush-scheduler.ts';
 import { MAX_TIMER_MS } from '../request-timeout.ts';
 import { negotiate } from '../respond.ts';
 import type { RequestScope } from '../scope.ts';
@@ -222,11 +223,9 @@ class WatchStream {
     // The size upstream observes is the encoded object's, not the frame around it. Lengths in bytes
     // are measured once per change, as the frames are made once, not once per watcher.
     this.#counted(ev.memo('json-bytes', () => Buffer.byteLength(ev.text())));
-    const frame = ev.memo(JSON_FRAME[type], () => {
-      const text = frameSerializedWatchEvent(type, ev.text());
-      return { text, bytes: Buffer.byteLength(text) };
-    });
-    return this.#send(frame.text, frame.bytes);
+    // As bytes, made once: a string would be encoded to UTF-8 again by every watcher's write.
+    const frame = ev.memo(JSON_FRAME[type], () => Buffer.from(frameSerializedWatchEvent(type, ev.text())));
+    return this.#send(frame, frame.length);
   }
 
   bookmark(version: number, initialEventsEnd: boolean): void {
@@ -340,7 +339,7 @@ class WatchStream {
     }
     if (!this.#flushScheduled && this.#drainListener === undefined) {
       this.#flushScheduled = true;
-      queueMicrotask(() => {
+      scheduleFlush(() => {
         this.#flushScheduled = false;
         this.#flush();
       });
