@@ -22,6 +22,7 @@ import { Slots } from './slots.ts';
 import type { PreparedQueries } from './prepared-queries.ts';
 import { orUnavailable } from './unavailable.ts';
 import { WatchHub } from './watch-hub.ts';
+import { GetBatcher } from './get-batcher.ts';
 import { WriteBatcher, type WriteOp, type WriteResult } from './write-batcher.ts';
 import { stringifyJson } from '../../codecs/deep-json.ts';
 import { corruptObjectsError, ReadChecks, type CorruptObject, type ReadCheck } from '../read-check.ts';
@@ -54,6 +55,7 @@ export class PostgresStorage implements Storage {
   readonly #pool: pg.Pool;
   readonly #queries: PreparedQueries;
   readonly #writer: WriteBatcher;
+  readonly #reader: GetBatcher;
   readonly hub: WatchHub;
   readonly #futureWaitMs: number;
   readonly #listCursor: ListCursorOptions;
@@ -68,6 +70,7 @@ export class PostgresStorage implements Storage {
     this.#pool = database.pool;
     this.#queries = database.queries;
     this.#writer = new WriteBatcher(database.queries, { logger: options.logger, maxQueueWaitMs: database.connectTimeoutMs });
+    this.#reader = new GetBatcher(database.queries);
     this.#futureWaitMs = options.futureVersionWaitMs ?? 3000;
     this.#listCursor = { ...DEFAULT_LIST_CURSOR_OPTIONS, ...options.listCursor };
     this.#cursorSlots = new Slots(Math.floor((database.pool.options.max ?? 10) / 2));
@@ -93,14 +96,9 @@ export class PostgresStorage implements Storage {
   }
 
   async get(key: ObjectKey): Promise<StoredObject | null> {
-    const res = await orUnavailable(() => this.#queries.query(
-      'storage_get',
-      'select object::text as object, resource_version, written_outside from objects where api_group = $1 and resource = $2 and namespace = $3 and name = $4',
-      [key.group, key.resource, key.namespace, key.name],
-    ));
-    if (res.rows.length === 0) return null;
-    const row = res.rows[0];
-    const text: string = row.object;
+    const row = await this.#reader.get(key);
+    if (!row) return null;
+    const text = row.object;
     const resourceVersion = Number(row.resource_version);
     if (row.written_outside) {
       const corrupt = this.#readChecks.check(key, text, resourceVersion);
