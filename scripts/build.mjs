@@ -6,16 +6,7 @@ import { cpSync, existsSync, readdirSync, renameSync, rmSync, statSync, writeFil
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DIST, ROOT, SOURCE_DIRS, STAMP, builtDigest, inputFiles, sourceDigest } from './build-inputs.mjs';
-
-/** The compiler, or undefined where dev dependencies were not installed (a production install). */
-async function loadCompiler() {
-  try {
-    return (await import('./compile.mjs')).compileTypeScript;
-  } catch {
-    return undefined;
-  }
-}
-const compileTypeScript = await loadCompiler();
+import { compileTypeScript, compilerInstalled } from './compile.mjs';
 
 /** JSON files under the source directories: read with fs at run time, so they are copied as they are. */
 function copyJsonAssets(outDir) {
@@ -44,7 +35,7 @@ export function build({ ifPossible = false, quiet = false, outDir = DIST } = {})
   const digest = sourceDigest();
   // `npm ci` in a container's first stage runs before the sources are copied in: nothing to build yet.
   if (ifPossible && digest === undefined) return 0;
-  if (!compileTypeScript) {
+  if (!compilerInstalled()) {
     if (ifPossible) return 0;
     process.stderr.write('build: esbuild is not installed; run "npm install" (with dev dependencies) first\n');
     return 1;

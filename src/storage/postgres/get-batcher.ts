@@ -47,9 +47,9 @@ const MANY = `select k.i::int as i, o.object::text as object, o.resource_version
 export class GetBatcher {
   readonly #queries: PreparedQueries;
   readonly #options: GetBatcherOptions;
-  #queue: Pending[] = [];
+  readonly #queue: Pending[] = [];
   #inFlight = 0;
-  /** Statements sent and gets read, for tests and the benchmark's notes. */
+  /** Statements sent and gets read, for the tests. */
   readonly stats = { statements: 0, gets: 0 };
 
   constructor(queries: PreparedQueries, options: Partial<GetBatcherOptions> = {}) {
@@ -66,8 +66,7 @@ export class GetBatcher {
 
   #pump(): void {
     while (this.#inFlight < this.#options.maxInFlight && this.#queue.length > 0) {
-      const batch = this.#queue.length <= this.#options.maxBatchSize ? this.#queue : this.#queue.slice(0, this.#options.maxBatchSize);
-      this.#queue = batch === this.#queue ? [] : this.#queue.slice(batch.length);
+      const batch = this.#queue.splice(0, this.#options.maxBatchSize);
       this.#inFlight++;
       this.#read(batch).finally(() => {
         this.#inFlight--;
