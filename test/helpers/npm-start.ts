@@ -79,36 +79,52 @@ export function launch(options: LaunchOptions): Promise<LaunchedServer> {
     ...options.env,
   };
   const child = spawn(cmd, args, { cwd: ROOT, env, detached: options.detached ?? false, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let postmasterPid: number | undefined;
+    const timer = setTimeout(() => reject(new Error(`the server did not start in 60 s:\n${server.output()}`)), 60_000);
+    const server = followLog(child, (entry) => {
+      if (entry.msg === 'embedded PostgreSQL started') postmasterPid = entry.postmasterPid as number;
+      if (entry.msg === 'serving') {
+        clearTimeout(timer);
+        trackTree(child);
+        resolve({ child, serverPid: entry.pid!, postmasterPid: postmasterPid!, url: entry.url as string, ...server });
+      }
+    });
+    void server.exited.then((code) => {
+      clearTimeout(timer);
+      reject(Object.assign(new Error(`exited (${code}) before serving:\n${server.output()}`), { output: server.output(), code }));
+    });
+  });
+}
+
+/** What a started server process printed: its JSON log lines, all of it as text, and its exit. */
+export interface FollowedLog {
+  /** Every log line so far (JSON lines; others, such as npm's own, are skipped). */
+  readonly log: LogLine[];
+  /** Everything printed so far (stdout and stderr), as text. */
+  output(): string;
+  /** Resolves with the exit code (or the signal that ended it). */
+  readonly exited: Promise<number | string | null>;
+}
+
+/** Follows a child's output, handing each JSON log line to `onEntry` as it comes. */
+export function followLog(child: ChildProcess, onEntry: (entry: LogLine) => void): FollowedLog {
   const log: LogLine[] = [];
   let text = '';
   const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
   child.stderr!.on('data', (c: Buffer) => (text += c.toString()));
-  return new Promise((resolve, reject) => {
-    let serverPid: number | undefined;
-    let postmasterPid: number | undefined;
-    const timer = setTimeout(() => reject(new Error(`the server did not start in 60 s:\n${text}`)), 60_000);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      text += `${line}\n`;
-      let entry: LogLine;
-      try {
-        entry = JSON.parse(line);
-      } catch {
-        return;
-      }
-      log.push(entry);
-      if (entry.msg === 'embedded PostgreSQL started') postmasterPid = entry.postmasterPid as number;
-      if (entry.msg === 'serving') {
-        serverPid = entry.pid;
-        clearTimeout(timer);
-        trackTree(child);
-        resolve({ child, serverPid: serverPid!, postmasterPid: postmasterPid!, url: entry.url as string, log, output: () => text, exited });
-      }
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(Object.assign(new Error(`exited (${code}) before serving:\n${text}`), { output: text, code }));
-    });
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    text += `${line}\n`;
+    let entry: LogLine;
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      return;
+    }
+    log.push(entry);
+    onEntry(entry);
   });
+  return { log, output: () => text, exited };
 }
 
 /** Whether a process exists (zombies count as gone). */

@@ -2,17 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import https from 'node:https';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-/** A pino line of the server's log (any of its processes). */
-export interface LogLine {
-  readonly msg?: string;
-  readonly level?: number;
-  readonly pid?: number;
-  readonly [key: string]: unknown;
-}
+import { followLog, ROOT, type LogLine } from './npm-start.ts';
 
 export interface WorkersServer {
   readonly child: ChildProcess;
@@ -40,34 +30,22 @@ export function startWorkersServer(databaseUrl: string, dataDir: string, flags: 
     ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), '--secure-port=0', `--data-dir=${dataDir}`, ...flags],
     { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached ?? false },
   );
-  const log: LogLine[] = [];
-  let text = '';
-  const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
-  child.stderr!.on('data', (c: Buffer) => (text += c.toString()));
   const agent = async (options: https.AgentOptions = {}) => {
     const pki = path.join(dataDir, 'pki');
     const [ca, cert, key] = await Promise.all(['ca.crt', 'admin.crt', 'admin.key'].map((f) => readFile(path.join(pki, f), 'utf8')));
     return new https.Agent({ ca, cert, key, ...options });
   };
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the workers did not all serve in 180 s:\n${text.slice(-5000)}`)), 180_000);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      text += `${line}\n`;
-      let entry: LogLine;
-      try {
-        entry = JSON.parse(line);
-      } catch {
-        return;
-      }
-      log.push(entry);
+    const timer = setTimeout(() => reject(new Error(`the workers did not all serve in 180 s:\n${server.output().slice(-5000)}`)), 180_000);
+    const server = followLog(child, (entry) => {
       if (entry.msg === 'workers serving') {
         clearTimeout(timer);
-        resolve({ child, url: entry.url as string, workerPids: entry.workers as number[], log, output: () => text, exited, agent });
+        resolve({ child, url: entry.url as string, workerPids: entry.workers as number[], ...server, agent });
       }
     });
-    void exited.then((code) => {
+    void server.exited.then((code) => {
       clearTimeout(timer);
-      reject(Object.assign(new Error(`exited (${code}) before serving:\n${text.slice(-5000)}`), { output: text, code }));
+      reject(Object.assign(new Error(`exited (${code}) before serving:\n${server.output().slice(-5000)}`), { output: server.output(), code }));
     });
   });
 }
