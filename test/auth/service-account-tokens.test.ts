@@ -32,7 +32,7 @@ function world() {
   put('secrets', obj('Secret', 'ns', 's', 'secret-uid'));
   const lookup = mapLookup(objects);
   const get = async (_ctx: unknown, resource: string, namespace: string, name: string) => {
-    const found = lookup.get(resource as never, namespace, name);
+    const found = await lookup.get(resource as never, namespace, name);
     if (!found) throw notFound({ group: '', resource }, name);
     return found;
   };
@@ -69,7 +69,7 @@ test('a token names the service account and verifies with its uid, groups and cr
   const header = parseJws(answer.status.token)!.header;
   assert.deepEqual(header, { alg: 'RS256', kid: rsa.kid });
 
-  const found = verifier.verify(answer.status.token, ['api'])!;
+  const found = (await verifier.verify(answer.status.token, ['api']))!;
   assert.deepEqual(found.user, {
     name: 'system:serviceaccount:ns:sa',
     uid: 'sa-uid',
@@ -82,16 +82,16 @@ test('a token names the service account and verifies with its uid, groups and cr
 test('wrong audience, bad signature, foreign issuer', async () => {
   const { tokens, verifier } = setup();
   const t = ((await tokens.requestToken(systemContext(), 'ns', 'sa', request({ audiences: ['a', 'b'] }) as never)) as any).status.token as string;
-  assert.throws(() => verifier.verify(t, ['api']), { message: 'token audiences ["a" "b"] is invalid for the target audiences ["api"]' });
-  assert.deepEqual(verifier.verify(t, ['b', 'c'])!.audiences, ['b']);
+  await assert.rejects(verifier.verify(t, ['api']), { message: 'token audiences ["a" "b"] is invalid for the target audiences ["api"]' });
+  assert.deepEqual((await verifier.verify(t, ['b', 'c']))!.audiences, ['b']);
   const [h, p] = t.split('.');
   const other = signingKey(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey);
   const forged = signJws(JSON.parse(Buffer.from(p!, 'base64url').toString()), { ...other, kid: rsa.kid });
-  assert.throws(() => verifier.verify(forged, ['a']), { message: 'invalid signature' });
-  assert.throws(() => verifier.verify(`${h}.${p}.AAAA`, ['a']), { message: 'invalid signature' });
+  await assert.rejects(verifier.verify(forged, ['a']), { message: 'invalid signature' });
+  await assert.rejects(verifier.verify(`${h}.${p}.AAAA`, ['a']), { message: 'invalid signature' });
   const foreign = signJws({ iss: 'https://elsewhere', aud: ['a'] }, rsa);
-  assert.equal(verifier.verify(foreign, ['a']), null);
-  assert.equal(verifier.verify('not-a-jwt', ['a']), null);
+  assert.equal(await verifier.verify(foreign, ['a']), null);
+  assert.equal(await verifier.verify('not-a-jwt', ['a']), null);
 });
 
 test('expiry and not-before follow the clock with a minute of leeway', async () => {
@@ -99,11 +99,11 @@ test('expiry and not-before follow the clock with a minute of leeway', async () 
   const { tokens, verifier } = setup({ now: () => now });
   const t = ((await tokens.requestToken(systemContext(), 'ns', 'sa', request({ expirationSeconds: 600 }) as never)) as any).status.token as string;
   now += 600_000 + 59_000;
-  assert.ok(verifier.verify(t, ['api']));
+  assert.ok(await verifier.verify(t, ['api']));
   now += 2_000;
-  assert.throws(() => verifier.verify(t, ['api']), { message: 'service account token has expired' });
+  await assert.rejects(verifier.verify(t, ['api']), { message: 'service account token has expired' });
   now = Date.UTC(2030, 0, 1) - 61_000;
-  assert.throws(() => verifier.verify(t, ['api']), { message: 'service account token is not valid yet' });
+  await assert.rejects(verifier.verify(t, ['api']), { message: 'service account token is not valid yet' });
 });
 
 test('pod-bound tokens name the pod and its node, and die with the pod', async () => {
@@ -113,7 +113,7 @@ test('pod-bound tokens name the pod and its node, and die with the pod', async (
   const claims = parseJws(answer.status.token)!.payload as any;
   assert.deepEqual(claims['kubernetes.io'].pod, { name: 'p', uid: 'pod-uid' });
   assert.deepEqual(claims['kubernetes.io'].node, { name: 'n1', uid: 'node-uid' });
-  const user = w.verifier.verify(answer.status.token, ['api'])!.user;
+  const user = (await w.verifier.verify(answer.status.token, ['api']))!.user;
   assert.deepEqual(user.extra?.['authentication.kubernetes.io/pod-name'], ['p']);
   assert.deepEqual(user.extra?.['authentication.kubernetes.io/pod-uid'], ['pod-uid']);
   assert.deepEqual(user.extra?.['authentication.kubernetes.io/node-name'], ['n1']);
@@ -121,29 +121,29 @@ test('pod-bound tokens name the pod and its node, and die with the pod', async (
   // Recreated pod: another uid.
   w.put('pods', obj('Pod', 'ns', 'p', 'pod-uid-2', { spec: { serviceAccountName: 'sa' } }));
   w.lookup.invalidate();
-  assert.throws(() => w.verifier.verify(answer.status.token, ['api']), { message: 'pod UID (pod-uid-2) does not match service account pod ref claim (pod-uid)' });
+  await assert.rejects(w.verifier.verify(answer.status.token, ['api']), { message: 'pod UID (pod-uid-2) does not match service account pod ref claim (pod-uid)' });
   w.objects.delete('pods/ns/p');
   w.lookup.invalidate();
-  assert.throws(() => w.verifier.verify(answer.status.token, ['api']), { message: 'service account token has been invalidated' });
+  await assert.rejects(w.verifier.verify(answer.status.token, ['api']), { message: 'service account token has been invalidated' });
 });
 
 test('deleted or recreated service account and deleted secret revoke', async () => {
   const w = setup();
   const ctx = systemContext();
   const t = ((await w.tokens.requestToken(ctx, 'ns', 'sa', request({ boundObjectRef: { apiVersion: 'v1', kind: 'Secret', name: 's' } }) as never)) as any).status.token as string;
-  assert.ok(w.verifier.verify(t, ['api']));
+  assert.ok(await w.verifier.verify(t, ['api']));
   w.objects.delete('secrets/ns/s');
   // Cached until the lookups say something changed.
-  assert.ok(w.verifier.verify(t, ['api']));
+  assert.ok(await w.verifier.verify(t, ['api']));
   w.lookup.invalidate();
-  assert.throws(() => w.verifier.verify(t, ['api']), { message: 'service account token has been invalidated' });
+  await assert.rejects(w.verifier.verify(t, ['api']), { message: 'service account token has been invalidated' });
   w.put('secrets', obj('Secret', 'ns', 's', 'secret-uid'));
   w.put('serviceaccounts', obj('ServiceAccount', 'ns', 'sa', 'sa-uid-2'));
   w.lookup.invalidate();
-  assert.throws(() => w.verifier.verify(t, ['api']), { message: 'service account UID (sa-uid-2) does not match claim (sa-uid)' });
+  await assert.rejects(w.verifier.verify(t, ['api']), { message: 'service account UID (sa-uid-2) does not match claim (sa-uid)' });
   w.objects.delete('serviceaccounts/ns/sa');
   w.lookup.invalidate();
-  assert.throws(() => w.verifier.verify(t, ['api']), { message: 'serviceaccounts "sa" not found' });
+  await assert.rejects(w.verifier.verify(t, ['api']), { message: 'serviceaccounts "sa" not found' });
   // Without --service-account-lookup the claims are trusted.
   const trusting = new ServiceAccountTokenVerifier({ issuers: [ISSUER], keys: [rsa], lookup: w.lookup, lookupEnabled: false });
   assert.ok(trusting.verify(t, ['api']));
@@ -155,26 +155,26 @@ test('node-bound tokens name the node and die with it', async () => {
   const claims = parseJws(answer.status.token)!.payload as any;
   assert.deepEqual(claims['kubernetes.io'].node, { name: 'n1', uid: 'node-uid' });
   assert.equal(claims['kubernetes.io'].pod, undefined);
-  const user = w.verifier.verify(answer.status.token, ['api'])!.user;
+  const user = (await w.verifier.verify(answer.status.token, ['api']))!.user;
   assert.deepEqual(user.extra?.['authentication.kubernetes.io/node-name'], ['n1']);
   assert.deepEqual(user.extra?.['authentication.kubernetes.io/node-uid'], ['node-uid']);
   assert.equal(user.extra?.['authentication.kubernetes.io/pod-name'], undefined);
   w.objects.delete('nodes//n1');
   w.lookup.invalidate();
-  assert.throws(() => w.verifier.verify(answer.status.token, ['api']), { message: 'service account token has been invalidated' });
+  await assert.rejects(w.verifier.verify(answer.status.token, ['api']), { message: 'service account token has been invalidated' });
 });
 
 test('a cached verification expires with the cache, not later', async () => {
   let now = Date.UTC(2030, 0, 1);
   const w = setup({ now: () => now });
   const t = ((await w.tokens.requestToken(systemContext(), 'ns', 'sa', request({ expirationSeconds: 600 }) as never)) as any).status.token as string;
-  assert.ok(w.verifier.verify(t, ['api']));
+  assert.ok(await w.verifier.verify(t, ['api']));
   // Gone without the lookups telling: the cached answer holds for a few seconds only.
   w.objects.delete('serviceaccounts/ns/sa');
   now += 5_000;
-  assert.ok(w.verifier.verify(t, ['api']));
+  assert.ok(await w.verifier.verify(t, ['api']));
   now += 6_000;
-  assert.throws(() => w.verifier.verify(t, ['api']), { message: 'serviceaccounts "sa" not found' });
+  await assert.rejects(w.verifier.verify(t, ['api']), { message: 'serviceaccounts "sa" not found' });
 });
 
 test('request rules: missing account, bound object checks, cap and extension', async () => {
@@ -236,8 +236,8 @@ test('keys: generated once with mode 0600, key files with several keys, ECDSA', 
   const verifier = new ServiceAccountTokenVerifier({ issuers: [ISSUER], keys: keys.verification, lookup: w.lookup, lookupEnabled: true });
   const now = Math.floor(Date.now() / 1000);
   const claims = { iss: ISSUER, sub: 'system:serviceaccount:ns:sa', aud: ['api'], iat: now, nbf: now, exp: now + 600, 'kubernetes.io': { namespace: 'ns', serviceaccount: { name: 'sa', uid: 'sa-uid' } } };
-  assert.ok(verifier.verify(signJws(claims, signingKey(rsa2.privateKey)), ['api']));
-  assert.ok(verifier.verify(signJws(claims, keys.signing), ['api']));
+  assert.ok(await verifier.verify(signJws(claims, signingKey(rsa2.privateKey)), ['api']));
+  assert.ok(await verifier.verify(signJws(claims, keys.signing), ['api']));
 
   await writeFile(path.join(work, 'junk.pem'), 'nothing here');
   await assert.rejects(loadServiceAccountKeys({ signingKeyFile: '', keyFiles: [path.join(work, 'junk.pem')], dataDir }), /no public or private key found/);
@@ -267,7 +267,7 @@ test('discovery documents', () => {
   assert.equal(set.keys[0]!.d, undefined, 'never the private part');
 });
 
-test('legacy Secret-based tokens are checked against the Secret', () => {
+test('legacy Secret-based tokens are checked against the Secret', async () => {
   const w = world();
   const verifier = new ServiceAccountTokenVerifier({ issuers: [ISSUER], keys: [rsa], lookup: w.lookup, lookupEnabled: false });
   const token = signJws(
@@ -281,11 +281,11 @@ test('legacy Secret-based tokens are checked against the Secret', () => {
     },
     rsa,
   );
-  assert.throws(() => verifier.verify(token, ['api']), { message: 'token has been invalidated' });
+  await assert.rejects(verifier.verify(token, ['api']), { message: 'token has been invalidated' });
   w.put('secrets', obj('Secret', 'ns', 'legacy', 'u', { data: { token: Buffer.from('other').toString('base64') } }));
-  assert.throws(() => verifier.verify(token, ['api']), { message: "token does not match server's copy" });
+  await assert.rejects(verifier.verify(token, ['api']), { message: "token does not match server's copy" });
   w.put('secrets', obj('Secret', 'ns', 'legacy', 'u', { data: { token: Buffer.from(token).toString('base64') } }));
-  assert.equal(verifier.verify(token, ['api'])!.user.name, 'system:serviceaccount:ns:sa');
+  assert.equal((await verifier.verify(token, ['api']))!.user.name, 'system:serviceaccount:ns:sa');
 });
 
 function require_crypto() {

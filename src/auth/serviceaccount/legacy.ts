@@ -15,7 +15,7 @@ function claim(payload: Record<string, unknown>, name: string): string {
   return typeof value === 'string' ? value : '';
 }
 
-export function verifyLegacyClaims(payload: Record<string, unknown>, token: string, lookup: ServiceAccountObjectLookup): UserInfo {
+export async function verifyLegacyClaims(payload: Record<string, unknown>, token: string, lookup: ServiceAccountObjectLookup): Promise<UserInfo> {
   const namespace = claim(payload, 'namespace');
   if (namespace === '') throw new Error('namespace claim is missing');
   const secretName = claim(payload, 'secret.name');
@@ -26,11 +26,11 @@ export function verifyLegacyClaims(payload: Record<string, unknown>, token: stri
   if (uid === '') throw new Error('serviceAccountUID claim is missing');
   if (payload.sub !== `${SERVICE_ACCOUNT_USER_PREFIX}${namespace}:${name}`) throw new Error('sub claim is invalid');
 
-  const secret = lookup.get('secrets', namespace, secretName);
+  const secret = await lookup.get('secrets', namespace, secretName);
   if (!secret || secret.metadata.deletionTimestamp) throw new Error('token has been invalidated');
   const stored = (secret as { data?: Record<string, unknown> }).data?.token;
   if (typeof stored !== 'string' || Buffer.from(stored, 'base64').toString('utf8') !== token) throw new Error("token does not match server's copy");
-  const account = lookup.get('serviceaccounts', namespace, name);
+  const account = await lookup.get('serviceaccounts', namespace, name);
   if (!account) throw new Error(`serviceaccounts "${name}" not found`);
   if (account.metadata.deletionTimestamp) throw new Error(`service account ${namespace}/${name} has been deleted`);
   if (account.metadata.uid !== uid) throw new Error(`service account UID (${account.metadata.uid}) does not match claim (${uid})`);

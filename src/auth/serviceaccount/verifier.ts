@@ -59,7 +59,7 @@ export class ServiceAccountTokenVerifier implements TokenVerifier {
     options.lookup.onInvalidate(() => this.#cache.clear());
   }
 
-  verify(token: string, audiences: readonly string[]): TokenVerified | null {
+  async verify(token: string, audiences: readonly string[]): Promise<TokenVerified | null> {
     // The audiences are part of the key: the same token may be reviewed for other audiences.
     // Unambiguous: the JSON after the last newline has no raw newline, whatever a review's token holds.
     const cacheKey = `${token}\n${audienceKey(audiences)}`;
@@ -81,14 +81,14 @@ export class ServiceAccountTokenVerifier implements TokenVerifier {
     let expiresAt = Number.POSITIVE_INFINITY;
     if (legacy) {
       // Legacy tokens carry no audience: they are good for the API's own audiences only.
-      const user = verifyLegacyClaims(jws.payload, token, this.#options.lookup);
+      const user = await verifyLegacyClaims(jws.payload, token, this.#options.lookup);
       verified = { user, audiences };
     } else {
       const tokenAudiences = audienceList(jws.payload.aud);
       const matched = audiences.filter((a) => tokenAudiences.includes(a));
       if (matched.length === 0) throw new Error(`token audiences ${goQuoteList(tokenAudiences)} is invalid for the target audiences ${goQuoteList(audiences)}`);
       this.#checkTimes(jws.payload, now);
-      verified = { user: this.#boundUser(jws.payload, now), audiences: matched };
+      verified = { user: await this.#boundUser(jws.payload, now), audiences: matched };
       if (typeof jws.payload.exp === 'number') expiresAt = jws.payload.exp * 1000;
     }
     this.#remember(cacheKey, verified, Math.min(now + CACHE_MAX_MS, expiresAt - CACHE_MARGIN_MS), now);
@@ -104,7 +104,7 @@ export class ServiceAccountTokenVerifier implements TokenVerifier {
     if (typeof iat === 'number' && now + LEEWAY_SECONDS < iat) throw new Error('service account token is issued in the future');
   }
 
-  #boundUser(payload: Record<string, unknown>, nowMs: number): UserInfo {
+  async #boundUser(payload: Record<string, unknown>, nowMs: number): Promise<UserInfo> {
     const claim = readKubernetesClaim(payload);
     if (!claim) throw new Error('service account token claims could not be validated due to unexpected private claim');
     const { namespace, serviceaccount: sa } = claim;
@@ -113,7 +113,7 @@ export class ServiceAccountTokenVerifier implements TokenVerifier {
       // Objects deleted less than the leeway ago still count, as upstream's validator allows.
       const deletedBefore = nowMs - LEEWAY_SECONDS * 1000;
       const deleted = (o: { metadata: { deletionTimestamp?: string } }) => o.metadata.deletionTimestamp !== undefined && Date.parse(o.metadata.deletionTimestamp) < deletedBefore;
-      const account = this.#options.lookup.get('serviceaccounts', namespace, sa.name);
+      const account = await this.#options.lookup.get('serviceaccounts', namespace, sa.name);
       if (!account) throw new Error(`serviceaccounts "${sa.name}" not found`);
       if (deleted(account)) throw new Error(`service account ${namespace}/${sa.name} has been deleted`);
       if (account.metadata.uid !== sa.uid) throw new Error(`service account UID (${account.metadata.uid}) does not match claim (${sa.uid})`);
@@ -122,7 +122,7 @@ export class ServiceAccountTokenVerifier implements TokenVerifier {
         const ref = claim[label];
         // A pod-bound token names its pod's node for information only; node-bound tokens are checked.
         if (!ref || (label === 'node' && claim.pod)) continue;
-        const obj = this.#options.lookup.get(kind, kind === 'nodes' ? '' : namespace, ref.name);
+        const obj = await this.#options.lookup.get(kind, kind === 'nodes' ? '' : namespace, ref.name);
         if (!obj || deleted(obj)) throw new Error('service account token has been invalidated');
         if (obj.metadata.uid !== ref.uid) throw new Error(`${label} UID (${obj.metadata.uid}) does not match service account ${label} ref claim (${ref.uid})`);
       }
