@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 
 /** CPU seconds used so far by the server process, this process, the bench databases' backends, the machine. */
@@ -27,6 +28,19 @@ export interface PhaseCpu {
   readonly peerCores?: number;
   /** Everything else on the machine: PostgreSQL's WAL writer and checkpointer, other users. */
   readonly otherCores: number;
+  /**
+   * Operations per second this machine could reach in the phase if the server's own CPU were zero:
+   * its cores divided by what everything else spent per operation (the load generator, PostgreSQL,
+   * the rest). A goal above it cannot be met by any server on this machine, however cheap.
+   */
+  readonly freeServerCeiling?: number;
+}
+
+/** See PhaseCpu.freeServerCeiling; undefined for phases without a server or an operation count. */
+export function freeServerCeiling(p: Omit<PhaseCpu, 'freeServerCeiling'>, cores = os.cpus().length): number | undefined {
+  if (p.ops === undefined || p.serverCores === null || p.serverCores < 0.05) return undefined;
+  const othersPerOp = ((p.benchCores + p.postgresCores + (p.peerCores ?? 0) + p.otherCores) * p.seconds) / p.ops;
+  return othersPerOp > 0 ? Math.round(cores / othersPerOp) : undefined;
 }
 
 const HZ = 100; // USER_HZ on Linux
@@ -184,7 +198,7 @@ export class CpuPhases {
       const seconds = list.reduce((s, p) => s + p.seconds, 0);
       const w = (f: (p: PhaseCpu) => number) => Number((list.reduce((s, p) => s + f(p) * p.seconds, 0) / seconds).toFixed(2));
       const ops = list.every((p) => p.ops !== undefined) ? list.reduce((s, p) => s + (p.ops ?? 0), 0) : undefined;
-      return {
+      const merged = {
         phase,
         seconds: Number(seconds.toFixed(2)),
         ...(ops !== undefined ? { ops } : {}),
@@ -194,12 +208,14 @@ export class CpuPhases {
         ...(list.some((p) => p.peerCores !== undefined) ? { peerCores: w((p) => p.peerCores ?? 0) } : {}),
         otherCores: w((p) => p.otherCores),
       };
+      const ceiling = freeServerCeiling(merged);
+      return { ...merged, ...(ceiling !== undefined ? { freeServerCeiling: ceiling } : {}) };
     });
   }
 
   format(): string {
     const withPeer = this.#peers.size > 0;
-    const head = ['phase', 'secs', 'server', 'bench', 'postgres', ...(withPeer ? ['peer'] : []), 'other', 'µs CPU/op: server', 'bench', 'postgres', ...(withPeer ? ['peer'] : [])];
+    const head = ['phase', 'secs', 'server', 'bench', 'postgres', ...(withPeer ? ['peer'] : []), 'other', 'µs CPU/op: server', 'bench', 'postgres', ...(withPeer ? ['peer'] : []), 'ops/s with a free server'];
     const perOp = (p: PhaseCpu, cores: number | null) =>
       p.ops === undefined || cores === null ? '' : String(Math.round((cores * p.seconds * 1e6) / p.ops));
     const rows = this.aggregated().filter((p) => !p.phase.endsWith('(warm-up)')).map((p) => [
@@ -214,6 +230,7 @@ export class CpuPhases {
       perOp(p, p.benchCores),
       perOp(p, p.postgresCores),
       ...(withPeer ? [perOp(p, p.peerCores ?? 0)] : []),
+      p.freeServerCeiling === undefined ? '' : p.freeServerCeiling.toLocaleString('en-US'),
     ]);
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
     const pad = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');

@@ -222,7 +222,7 @@ async function main(): Promise<number> {
       out.push(`  ${phase}: round${list.length > 1 ? 's' : ''} ${list.map((d) => `${d.round} (${d.otherCores} cores, ${d.seconds} s)`).join(', ')}`);
     }
   }
-  if (cpu && cpu.aggregated().length > 0) out.push('', `CPU by phase (cores busy on average; ${os.cpus().length} = machine saturated; postgres = backends of the bench's databases, peer = etcd and the bare HTTPS server, other = WAL writer, checkpointer and anything else on the machine):`, cpu.format());
+  if (cpu && cpu.aggregated().length > 0) out.push('', `CPU by phase (cores busy on average; ${os.cpus().length} = machine saturated; postgres = backends of the bench's databases, peer = etcd and the bare HTTPS server, other = WAL writer, checkpointer and anything else on the machine; ops/s with a free server = the cores over what the bench, PostgreSQL and the rest spent per operation, the most any server could reach here):`, cpu.format());
   const previous = await readPreviousReport(cfg.resultsFile);
   const comparison = previous ? formatComparison(previous, finalRows, cfg.scale) : '';
   if (comparison) out.push('', comparison);

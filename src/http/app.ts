@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import Koa, { type Context, type Next } from 'koa';
-import compress from 'koa-compress';
 import type { Logger } from 'pino';
 import { ApiError, internalError } from '../api/errors.ts';
 import { authenticate } from '../auth/authn/authenticate.ts';
@@ -19,6 +18,7 @@ import { registerMetricsRoute } from '../metrics/metrics-route.ts';
 import type { ServerMetrics } from '../metrics/server-metrics.ts';
 import { parseRequestInfo } from '../api/request-info.ts';
 import { requestTimeout } from './request-timeout.ts';
+import { compressResponses } from './response-compression.ts';
 import { notFoundError, resourceHandler } from './resource-handler.ts';
 import { writeStatus } from './respond.ts';
 import { warningHeaderValues } from './warning-headers.ts';
@@ -182,14 +182,9 @@ function warningHeaders(logger: Logger) {
   };
 }
 
-/** gzip for get and list responses when the client accepts it (the APIResponseCompression gate). */
+/** gzip for large get and list answers when the client accepts it (the APIResponseCompression gate). */
 function compressReads() {
-  const gzip = compress({ threshold: 0, br: false, deflate: false });
-  return async function compressGetList(ctx: Context, next: Next): Promise<void> {
-    const verb = (ctx.state as ApiState).requestInfo.verb;
-    if (verb === 'get' || verb === 'list') return gzip(ctx, next);
-    return next();
-  };
+  return compressResponses(new Set(['get', 'list']), (ctx) => (ctx.state as ApiState).requestInfo.verb);
 }
 
 function notFound() {

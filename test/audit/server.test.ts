@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { configMap, lease, secret, uniqueName, event } from '../helpers/fixtures.ts';
+import { configMap, createNamespace, lease, secret, uniqueName, event } from '../helpers/fixtures.ts';
 import { client, request } from '../helpers/http.ts';
 import { serveFile } from '../helpers/server.ts';
 import { auditIdOf, eventsOf, readEvents, type AuditEvent } from './helpers.ts';
@@ -144,7 +144,13 @@ describe('audit log', () => {
     assert.equal(complete.verb, 'list');
     assert.equal(complete.responseObject.kind, 'ConfigMapList');
     assert.deepEqual(complete.responseObject, res.json);
-    const gz = await t.api.get(`/api/v1/namespaces/${t.ns}/configmaps?limit=2`, { 'Accept-Encoding': 'gzip' });
+    // Answers are gzipped past 128 KiB only: a namespace of two large ConfigMaps.
+    const big = await createNamespace(t.api);
+    for (const name of ['big-1', 'big-2']) {
+      const made = await t.api.post(`/api/v1/namespaces/${big}/configmaps`, configMap(name, { blob: 'z'.repeat(80 * 1024) }));
+      assert.equal(made.status, 201, made.text);
+    }
+    const gz = await t.api.get(`/api/v1/namespaces/${big}/configmaps?limit=2`, { 'Accept-Encoding': 'gzip' });
     assert.equal(gz.headers['content-encoding'], 'gzip');
     const gzComplete = only(await eventsOf(LOG, auditIdOf(gz), 2), 'ResponseComplete');
     assert.equal(gzComplete.responseObject.kind, 'ConfigMapList');

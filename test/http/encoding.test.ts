@@ -168,19 +168,45 @@ describe('gzip', () => {
     });
   }
 
-  test('get and list are gzipped when the client accepts it', async () => {
-    for (const path of [`${cms}/shown`, cms]) {
+  test('a get or list larger than 128 KiB is gzipped when the client accepts it', async () => {
+    // Its own namespace: the list holds this one object of ~150 KiB.
+    const big = `/api/v1/namespaces/${await createNamespace(t.api)}/configmaps`;
+    await create(t.api, big, configMap('big', { blob: 'x'.repeat(150 * 1024) }));
+    for (const path of [`${big}/big`, big, `${big}?limit=10`]) {
       const res = await rawGet(path, { 'Accept-Encoding': 'gzip' });
       assert.equal(res.headers['content-encoding'], 'gzip', path);
+      assert.equal(res.headers.vary, 'Accept-Encoding', path);
+      assert.match(String(res.headers['content-type']), /^application\/json/, path);
       const doc = JSON.parse(gunzipSync(res.body).toString('utf8'));
       assert.match(doc.kind, /^ConfigMap(List)?$/);
+      assert.ok(res.body.length < 10 * 1024, `${path}: ${res.body.length} bytes compressed`);
     }
   });
 
-  test('without Accept-Encoding the body is plain', async () => {
-    const res = await rawGet(`${cms}/shown`, {});
-    assert.equal(res.headers['content-encoding'], undefined);
-    assert.equal(JSON.parse(res.body.toString('utf8')).kind, 'ConfigMap');
+  test('a large non-resource answer is gzipped too (the OpenAPI document)', async () => {
+    const res = await rawGet('/openapi/v2', { 'Accept-Encoding': 'gzip', Accept: 'application/json' });
+    assert.equal(res.headers['content-encoding'], 'gzip');
+    assert.equal(JSON.parse(gunzipSync(res.body).toString('utf8')).swagger, '2.0');
+  });
+
+  test('a smaller answer stays plain, as upstream leaves answers up to 128 KiB', async () => {
+    for (const path of [`${cms}/shown`, cms]) {
+      const res = await rawGet(path, { 'Accept-Encoding': 'gzip' });
+      assert.equal(res.headers['content-encoding'], undefined, path);
+      assert.equal(res.headers.vary, undefined, path);
+      assert.match(JSON.parse(res.body.toString('utf8')).kind, /^ConfigMap(List)?$/);
+    }
+  });
+
+  test('without Accept-Encoding: gzip the body is plain', async () => {
+    const big = `/api/v1/namespaces/${await createNamespace(t.api)}/configmaps`;
+    await create(t.api, big, configMap('big', { blob: 'y'.repeat(150 * 1024) }));
+    const variants: Record<string, string>[] = [{}, { 'Accept-Encoding': 'br, deflate' }];
+    for (const headers of variants) {
+      const res = await rawGet(`${big}/big`, headers);
+      assert.equal(res.headers['content-encoding'], undefined);
+      assert.equal(JSON.parse(res.body.toString('utf8')).kind, 'ConfigMap');
+    }
   });
 });
 
