@@ -13,7 +13,7 @@ import type { RequestContext } from '../api/request-context.ts';
 import type { KubeObject, StoredKubeObject, SuccessStatus } from '../api/types.ts';
 import type { AdmissionAttributes, AdmissionOperation } from '../admission/attributes.ts';
 import type { AdmissionChain } from '../admission/chain.ts';
-import { StorageError, type ListCursor, type ObjectKey, type Storage, type StoredObject } from '../storage/storage.ts';
+import { StorageError, type ListCursor, type ObjectKey, type ResourceRef, type Storage, type StoredObject } from '../storage/storage.ts';
 import type { DeleteOptions } from './delete-options.ts';
 import { garbageCollectionFinalizers } from './gc-finalizers.ts';
 import { apiVersionOf, subresourceOf, type KindDefinition, type SubresourceStrategy } from './kind.ts';
@@ -91,6 +91,9 @@ export class ResourceStore {
   readonly fields: FieldTracking;
   readonly #admission: AdmissionChain;
 
+  /** Where the kind's rows live (computed once: every request builds a key from it). */
+  #storageRef: ResourceRef | undefined;
+
   constructor(kind: KindDefinition, storage: Storage, admission: AdmissionChain) {
     this.kind = kind;
     this.qualified = { group: kind.group, resource: kind.plural };
@@ -100,7 +103,8 @@ export class ResourceStore {
   }
 
   key(namespace: string, name: string): ObjectKey {
-    return { ...storageRefOf(this.kind), namespace: this.kind.namespaced ? namespace : '', name };
+    const ref = (this.#storageRef ??= storageRefOf(this.kind));
+    return { group: ref.group, resource: ref.resource, namespace: this.kind.namespaced ? namespace : '', name };
   }
 
   /**
