@@ -47,9 +47,18 @@ function send(ctx: Context, code: number, contentType: string, body: string | Bu
  * Writes one object. JSON without pretty-printing sends the stored text as it is (no parse and
  * re-encode); other encodings and Tables work from the parsed object.
  */
-export function writeObject(ctx: Context, kind: KindDefinition, code: number, object: KubeObject, text: string | undefined, n: NegotiatedResponse): void {
+export function writeObject(
+  ctx: Context,
+  kind: KindDefinition,
+  code: number,
+  object: KubeObject | (() => KubeObject),
+  text: string | undefined,
+  n: NegotiatedResponse,
+): void {
+  // A function is called only when the answer needs the parsed object (a stored JSON answer does not).
+  const parsed = (): KubeObject => (typeof object === 'function' ? object() : object);
   if (n.output === 'table-json' || n.output === 'table-yaml') {
-    const table = toTable(kind, [object], { includeObject: parseIncludeObject(ctx.query.includeObject as string | undefined), version: n.convert?.version });
+    const table = toTable(kind, [parsed()], { includeObject: parseIncludeObject(ctx.query.includeObject as string | undefined), version: n.convert?.version });
     send(ctx, code, n.contentType, encodeBody(table, n.output === 'table-yaml' ? 'yaml' : 'json', { pretty: pretty(ctx, n) }));
     return;
   }
@@ -57,11 +66,12 @@ export function writeObject(ctx: Context, kind: KindDefinition, code: number, ob
     send(ctx, code, n.contentType, text);
     return;
   }
+  const obj = parsed();
   if (n.format === 'protobuf' || n.format === 'cbor') {
-    object.apiVersion ??= apiVersionOf(kind);
-    object.kind ??= kind.kind;
+    obj.apiVersion ??= apiVersionOf(kind);
+    obj.kind ??= kind.kind;
   }
-  send(ctx, code, n.contentType, encodeNegotiated(object, n, pretty(ctx, n), kind));
+  send(ctx, code, n.contentType, encodeNegotiated(obj, n, pretty(ctx, n), kind));
 }
 
 /**

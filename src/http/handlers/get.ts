@@ -13,5 +13,6 @@ export async function handleGet(ctx: Context, scope: RequestScope): Promise<void
   // Unset is Most Recent (a consistent read), "0" is Any (a watch cache may answer), anything else is NotOlderThan.
   const minVersion = rv ? (rv === '0' ? 0 : parseResourceVersion(rv)) : undefined;
   const found = await scope.store.get(scope.context, scope.info.namespace, scope.info.name, minVersion);
-  writeObject(ctx, scope.kind, 200, found.object, found.text, n);
+  // The object is parsed only when the answer needs it: JSON is answered with the stored text.
+  writeObject(ctx, scope.kind, 200, () => found.object, found.text, n);
 }
