@@ -25,7 +25,7 @@ export interface BenchConfig {
   readonly resultsFile: string;
   /** `--peer etcd` (or BENCH_PEER=etcd): etcd measured beside the server for the same work. */
   readonly peer: 'etcd' | undefined;
-  /** BENCH_HTTP: the protocol of the get clients, the bare HTTPS baseline and the watch row: '2' (default, as kubectl and client-go) or '1.1'. */
+  /** BENCH_HTTP: the protocol of the create and get clients, the bare HTTPS baseline and the watch row: '2' (default, as kubectl and client-go) or '1.1'. */
   readonly http: '1.1' | '2';
 }
 

@@ -4,6 +4,7 @@ import { PreparedQueries } from '../src/storage/postgres/prepared-queries.ts';
 import { WriteBatcher } from '../src/storage/postgres/write-batcher.ts';
 import { ensureNamespace, newPool, type BenchContext } from './context.ts';
 import { expect } from './http.ts';
+import { H2_SESSIONS, Http2Sessions } from './http2.ts';
 import { interleavedRounds, opName } from './load.ts';
 import { configMapBody, createOp, encodeOps, WRITE_BATCH_SQL } from './objects.ts';
 import type { Row } from './report.ts';
@@ -30,6 +31,12 @@ export async function measureCreates(ctx: BenchContext): Promise<Row[]> {
   const ns = 'bench-creates';
   await ensureNamespace(ctx, ns);
   const collection = ctx.url(`/api/v1/namespaces/${ns}/configmaps`);
+  // Over HTTP/2 by default, as kubectl and client-go send them (BENCH_HTTP=1.1: one TLS connection per client).
+  const h2 = cfg.http === '2' ? new Http2Sessions(ctx.server.url, ctx.server.tls, H2_SESSIONS) : undefined;
+  const post = async (i: number) => {
+    const body = configMapBody(ns, opName('cm', i), cfg.payloadBytes);
+    return h2 ? h2.expect(201, collection.pathname, 'POST', body) : expect(201, collection, ctx.agent, 'POST', body);
+  };
   const rawPool = newPool(ctx.rawDbUrl, c);
   const batcher = new WriteBatcher(new PreparedQueries(rawPool, { pooled: false, logger: pino({ level: 'silent' }) }));
   let storedBytes = 0;
@@ -40,8 +47,7 @@ export async function measureCreates(ctx: BenchContext): Promise<Row[]> {
         {
           name: 'creates: server',
           op: async (i) => {
-            const reply = await expect(201, collection, ctx.agent, 'POST', configMapBody(ns, opName('cm', i), cfg.payloadBytes));
-            storedBytes = reply.text.length;
+            storedBytes = (await post(i)).text.length;
           },
         },
         {
@@ -77,6 +83,7 @@ export async function measureCreates(ctx: BenchContext): Promise<Row[]> {
         raw: raw.opsPerSecond,
         better: 'higher',
         note:
+          `Server clients over ${h2 ? `HTTP/2, ${H2_SESSIONS} sessions` : 'HTTP/1.1 keep-alive'}; raw: ` +
           `${c} pg connections each calling kube_write_batch with a one-op batch (one transaction + NOTIFY per create). ` +
           `Stored objects ~${storedBytes} B. The server committed ${serverBatching.rows} creates in ${serverBatching.transactions} transactions ` +
           `(mean batch ${serverBatching.meanBatch}); the namespace check rides in the same transaction (no extra read). ` +
@@ -115,6 +122,7 @@ export async function measureCreates(ctx: BenchContext): Promise<Row[]> {
       },
     ];
   } finally {
+    h2?.close();
     await rawPool.end();
   }
 }

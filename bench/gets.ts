@@ -1,13 +1,12 @@
 import { startBareHttps, type BareHttps } from './bare-https.ts';
 import { ensureNamespace, seedConfigMaps, type BenchContext } from './context.ts';
 import { expect } from './http.ts';
-import { Http2Sessions } from './http2.ts';
+import { H2_SESSIONS, Http2Sessions } from './http2.ts';
 import { interleavedRounds, type Contender } from './load.ts';
 import type { Row } from './report.ts';
 
 const OBJECTS = 1000;
 /** HTTP/2 sessions shared by the get clients (client-go: one connection per host; a few here). */
-const H2_SESSIONS = 4;
 /** The statement PostgresStorage.get runs (same name and text). */
 const GET_SQL = 'select object::text as object, resource_version, written_outside from objects where api_group = $1 and resource = $2 and namespace = $3 and name = $4';
 

@@ -2,10 +2,13 @@ import http2 from 'node:http2';
 import type { BenchReply } from './http.ts';
 
 /**
- * HTTP/2 request-response for the bench's get clients (BENCH_HTTP=2): a few TLS sessions shared by all
+ * HTTP/2 request-response for the bench's get and create clients (BENCH_HTTP=2): a few TLS sessions shared by all
  * clients, requests spread round-robin, as client-go multiplexes its requests over one connection per
  * host. The body is collected as text and not parsed, like http.ts's send.
  */
+/** Sessions of the get and create clients: a few, as a handful of client-go processes would hold. */
+export const H2_SESSIONS = 4;
+
 export class Http2Sessions {
   readonly #sessions: http2.ClientHttp2Session[];
   #next = 0;
@@ -35,9 +38,9 @@ export class Http2Sessions {
   }
 
   /** Fails unless the status is the expected one. */
-  async expect(status: number, path: string): Promise<BenchReply> {
-    const reply = await this.request(path);
-    if (reply.status !== status) throw new Error(`GET ${path} over HTTP/2: expected ${status}, got ${reply.status}: ${reply.text.slice(0, 300)}`);
+  async expect(status: number, path: string, method = 'GET', body?: string): Promise<BenchReply> {
+    const reply = await this.request(path, method, body);
+    if (reply.status !== status) throw new Error(`${method} ${path} over HTTP/2: expected ${status}, got ${reply.status}: ${reply.text.slice(0, 300)}`);
     return reply;
   }
 
