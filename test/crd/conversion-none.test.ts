@@ -27,6 +27,18 @@ test('strategy None converts every list item, whatever its version', async () =>
   assert.deepEqual(out.map((o) => (o.metadata as any).name), ['a', 'b']);
 });
 
+test('objects the caller owns (parsed for a list) are converted in place, not copied', async () => {
+  const items = [widget('a', 'v1'), widget('b', 'v2')];
+  const out = await convertObjects(widgetCrd(), items, 'v2', { owned: true });
+  assert.ok(out[0] === items[0] && out[1] === items[1], 'the same objects come back');
+  assert.deepEqual(out.map((o) => o.apiVersion), ['stable.example.com/v2', 'stable.example.com/v2']);
+  // Not owned: copies, the input untouched.
+  const kept = [widget('c', 'v1')];
+  const copied = await convertObjects(widgetCrd(), kept, 'v2');
+  assert.notEqual(copied[0], kept[0]);
+  assert.equal(kept[0]!.apiVersion, 'stable.example.com/v1');
+});
+
 test('versions the CRD does not define are refused with upstream texts', async () => {
   const crd = widgetCrd();
   await assert.rejects(convertObject(crd, widget('a'), 'v3'), new ConversionError('request to convert CR to an invalid group/version: stable.example.com/v3'));

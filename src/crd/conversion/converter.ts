@@ -1,9 +1,10 @@
 /**
  * Custom resource version conversion (upstream's crConverter): both ends must be versions the CRD
  * defines, then strategy None rewrites apiVersion and nothing else, and strategy Webhook asks the
- * CRD's conversion webhook. The caller's objects are never modified.
+ * CRD's conversion webhook. The caller's objects are never modified, unless it says it owns them.
  */
 import { WebhookClients } from '../../admission/webhook/client.ts';
+import { cloneJson } from '../../codecs/deep-json.ts';
 import type { CustomResourceDefinition } from '../validation/types.ts';
 import { apiVersionOf, type UnstructuredObject } from './types.ts';
 import { webhookConvert } from './webhook.ts';
@@ -13,6 +14,11 @@ export interface ConversionOptions {
   readonly clients?: WebhookClients;
   /** Overrides upstream's 30 s webhook timeout (tests). */
   readonly timeoutSeconds?: number;
+  /**
+   * The objects were made for this call (parsed from storage) and nobody else holds them: strategy
+   * None then sets apiVersion on them in place instead of on a deep copy.
+   */
+  readonly owned?: boolean;
 }
 
 /** Thrown with upstream's text for every conversion failure. */
@@ -40,7 +46,10 @@ async function convert(crd: CustomResourceDefinition, isList: boolean, objects: 
     });
   }
   const strategy = crd.spec?.conversion?.strategy ?? 'None';
-  if (strategy === 'None') return objects.map((o) => ({ ...structuredClone(o), apiVersion: desired }));
+  if (strategy === 'None') {
+    if (options.owned) return objects.map((o) => Object.assign(o, { apiVersion: desired }));
+    return objects.map((o) => ({ ...cloneJson(o), apiVersion: desired }));
+  }
   if (strategy !== 'Webhook') throw new ConversionError(`unknown conversion strategy "${strategy}" for CRD ${crd.metadata?.name ?? ''}`);
   const clients = options.clients ?? new WebhookClients();
   try {

@@ -163,7 +163,7 @@ function readingAfterConversion(mapping: AsyncStorageMapping, read: CustomResour
   return {
     ...mapping,
     fromStorage: (obj) => read(mapping.fromStorage(obj), true),
-    fromStorageAsync: async (objs) => (await mapping.fromStorageAsync(objs)).map((o) => read(o, true)),
+    fromStorageAsync: async (objs, owned) => (await mapping.fromStorageAsync(objs, owned)).map((o) => read(o, true)),
   };
 }
 

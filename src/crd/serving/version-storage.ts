@@ -61,17 +61,18 @@ export function versionStorage(crd: CustomResourceDefinition, version: string, o
         throw conversionFailure(err);
       }
     },
-    async fromStorageAsync(objs) {
+    async fromStorageAsync(objs, owned = false) {
+      const options = { ...convertOptions, owned };
       const one = async (o: KubeObject) => {
         try {
-          return (await convertObject(crd, o as UnstructuredObject, version, convertOptions)) as KubeObject;
+          return (await convertObject(crd, o as UnstructuredObject, version, options)) as KubeObject;
         } catch (err) {
           throw conversionFailure(err);
         }
       };
       if (objs.length === 1) return [await one(objs[0]!)];
       try {
-        return (await convertObjects(crd, objs as UnstructuredObject[], version, convertOptions)) as KubeObject[];
+        return (await convertObjects(crd, objs as UnstructuredObject[], version, options)) as KubeObject[];
       } catch {
         // Upstream decodes (and so converts) each stored object on its own, and its error names that
         // object: a batch that fails is done again one object at a time, for that error.
