@@ -10,7 +10,7 @@
  *
  * The decoded form is never built as a Go struct; the round trip is computed directly on the JSON.
  */
-import { goTimeParseError, RFC3339 } from '../../../api/go/time.ts';
+import { goTimeParseError, isCanonicalUtcTime, RFC3339 } from '../../../api/go/time.ts';
 import { messageSchema } from '../../../schema/type-schema.ts';
 import { findTypeError } from '../../../registry/type-check.ts';
 import { isJsonObject, type JsonObject } from '../json.ts';
@@ -115,10 +115,13 @@ function managedFieldsEntry(raw: unknown): JsonObject {
   return out;
 }
 
+const ZERO_TIME = '0001-01-01T00:00:00Z';
 const RFC3339_PARTS = /^(\d{4})-(\d{2})-(\d{2})T(\d{1,2}):(\d{2}):(\d{2})(?:[.,]\d+)?(?:Z|([+-])(\d{2}):(\d{2}))$/;
 
 /** metav1.Time's ToUnstructured of an RFC 3339 text Go accepts: UTC, whole seconds; the zero time is null. */
 export function unstructuredTime(text: string): string | null {
+  // Already UTC to the second (what the server writes): printed back as it is, unless it is the zero time.
+  if (isCanonicalUtcTime(text)) return text === ZERO_TIME ? null : text;
   const m = goTimeParseError(text, RFC3339) === undefined ? RFC3339_PARTS.exec(text) : null;
   if (!m) return null;
   const d = new Date(0);
