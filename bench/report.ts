@@ -35,7 +35,8 @@ export interface Report {
 
 /** server / raw: above 1 is slower for latencies, below 1 is slower for throughputs. */
 export function ratioOf(row: Row): number | null {
-  if (row.server === null || row.raw === null || row.raw === 0) return null;
+  // NaN: a figure without samples (a p99 of a client none of whose requests succeeded).
+  if (row.server === null || row.raw === null || row.raw === 0 || Number.isNaN(row.server) || Number.isNaN(row.raw)) return null;
   return Number((row.server / row.raw).toFixed(2));
 }
 
@@ -48,7 +49,7 @@ function fmt(n: number | null): string {
 
 /** server / etcd, read like ratioOf; null when the row has no etcd figure. */
 export function ratioEtcdOf(row: Row): number | null {
-  if (row.server === null || row.etcd === undefined || row.etcd === null || row.etcd === 0) return null;
+  if (row.server === null || row.etcd === undefined || row.etcd === null || row.etcd === 0 || Number.isNaN(row.server) || Number.isNaN(row.etcd)) return null;
   return Number((row.server / row.etcd).toFixed(2));
 }
 
