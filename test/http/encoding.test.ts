@@ -2,9 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import https from 'node:https';
+import http2 from 'node:http2';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import yaml from 'js-yaml';
 import { assertStatus, configMap, create, createNamespace } from '../helpers/fixtures.ts';
 import { client } from '../helpers/http.ts';
+import { connectH2 } from '../helpers/h2-client.ts';
 import { serveFile } from '../helpers/server.ts';
 
 let cms: string;
@@ -187,6 +191,35 @@ describe('gzip', () => {
     const res = await rawGet('/openapi/v2', { 'Accept-Encoding': 'gzip', Accept: 'application/json' });
     assert.equal(res.headers['content-encoding'], 'gzip');
     assert.equal(JSON.parse(gunzipSync(res.body).toString('utf8')).swagger, '2.0');
+  });
+
+  test('over HTTP/2 (kubectl and client-go): large answers gzipped, a buffered get and a streamed list alike', async () => {
+    const big = `/api/v1/namespaces/${await createNamespace(t.api)}/configmaps`;
+    await create(t.api, big, configMap('big', { blob: 'h'.repeat(150 * 1024) }));
+    const session = await connectH2(t.srv.url, { ca: t.srv.ca, cert: readFileSync(path.join(t.srv.dataDir, 'pki', 'admin.crt'), 'utf8'), key: readFileSync(path.join(t.srv.dataDir, 'pki', 'admin.key'), 'utf8') });
+    try {
+      const rawH2 = (p: string) =>
+        new Promise<{ headers: http2.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+          const stream = session.request({ ':path': p, accept: 'application/json', 'accept-encoding': 'gzip' });
+          let headers: http2.IncomingHttpHeaders = {};
+          const chunks: Buffer[] = [];
+          stream.on('response', (h) => (headers = h));
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => resolve({ headers, body: Buffer.concat(chunks) }));
+          stream.on('error', reject);
+        });
+      for (const p of [`${big}/big`, big]) {
+        const res = await rawH2(p);
+        assert.equal(res.headers[':status'], 200, p);
+        assert.equal(res.headers['content-encoding'], 'gzip', p);
+        assert.match(JSON.parse(gunzipSync(res.body).toString('utf8')).kind, /^ConfigMap(List)?$/);
+      }
+      const small = await rawH2(`${cms}/shown`);
+      assert.equal(small.headers['content-encoding'], undefined);
+      assert.equal(JSON.parse(small.body.toString('utf8')).kind, 'ConfigMap');
+    } finally {
+      session.close();
+    }
   });
 
   test('a smaller answer stays plain, as upstream leaves answers up to 128 KiB', async () => {
