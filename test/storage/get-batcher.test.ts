@@ -3,22 +3,21 @@ import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
 import pino from 'pino';
-import { migrateUp, openDatabase, type Database } from '../../src/storage/postgres/database.ts';
+import type { Database } from '../../src/storage/postgres/database.ts';
 import { GetBatcher } from '../../src/storage/postgres/get-batcher.ts';
 import { PreparedQueries } from '../../src/storage/postgres/prepared-queries.ts';
 import { WriteBatcher } from '../../src/storage/postgres/write-batcher.ts';
 import { StorageError, type ObjectKey } from '../../src/storage/storage.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { openTestDatabase, type OpenedDatabase } from '../helpers/storage.ts';
 
 const logger = pino({ level: 'silent' });
-let testDb: TestDatabase;
+let opened: OpenedDatabase;
 let database: Database;
 let writer: WriteBatcher;
 
 before(async () => {
-  testDb = await createTestDatabase('pgkube_getbatch');
-  database = await openDatabase({ url: testDb.url, logger });
-  await migrateUp(database.db);
+  opened = await openTestDatabase('pgkube_getbatch');
+  database = opened.database;
   writer = new WriteBatcher(database.queries, { logger });
   // The same names in two namespaces and two resources: a batch must tell every part of a key apart.
   for (const ns of ['a', 'b']) {
@@ -34,8 +33,7 @@ before(async () => {
 });
 
 after(async () => {
-  await database.close();
-  await testDb.drop();
+  await opened.close();
 });
 
 const key = (group: string, resource: string, namespace: string, name: string): ObjectKey => ({ group, resource, namespace, name });

@@ -3,23 +3,22 @@ import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import pino from 'pino';
 import type { StoredKubeObject } from '../../src/api/types.ts';
-import { migrateUp, openDatabase, type Database } from '../../src/storage/postgres/database.ts';
+import type { Database } from '../../src/storage/postgres/database.ts';
 import { DEFAULT_LIST_CURSOR_OPTIONS, PostgresListCursor } from '../../src/storage/postgres/list-cursor.ts';
 import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.ts';
 import { Slots } from '../../src/storage/postgres/slots.ts';
 import { StorageError, type ListCursor, type ObjectKey } from '../../src/storage/storage.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { openTestDatabase, type OpenedDatabase } from '../helpers/storage.ts';
 
 const logger = pino({ level: 'silent' });
 const CM = { group: '', resource: 'configmaps' };
-let testDb: TestDatabase;
+let opened: OpenedDatabase;
 let database: Database;
 let storage: PostgresStorage;
 
 before(async () => {
-  testDb = await createTestDatabase('pgkube_cursor');
-  database = await openDatabase({ url: testDb.url, logger });
-  await migrateUp(database.db);
+  opened = await openTestDatabase('pgkube_cursor');
+  database = opened.database;
   // Tiny chunks, so that a few dozen objects take many fetches.
   storage = new PostgresStorage({ database, logger, listCursor: { firstRows: 3, chunkBytes: 600, minRows: 2, maxRows: 7 } });
   await storage.start();
@@ -27,8 +26,7 @@ before(async () => {
 
 after(async () => {
   await storage.close();
-  await database.close();
-  await testDb.drop();
+  await opened.close();
 });
 
 const key = (namespace: string, name: string): ObjectKey => ({ ...CM, namespace, name });

@@ -3,30 +3,28 @@ import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import pino from 'pino';
 import type { StoredKubeObject } from '../../src/api/types.ts';
-import { migrateUp, openDatabase, type Database } from '../../src/storage/postgres/database.ts';
+import type { Database } from '../../src/storage/postgres/database.ts';
 import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.ts';
 import type { ObjectKey, WatchCloseReason } from '../../src/storage/storage.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { openTestDatabase, type OpenedDatabase } from '../helpers/storage.ts';
 
 const logger = pino({ level: 'silent' });
 const CM = { group: '', resource: 'configmaps' };
 const MAX_BUFFERED_BYTES = 64 * 1024;
-let testDb: TestDatabase;
+let opened: OpenedDatabase;
 let database: Database;
 let storage: PostgresStorage;
 
 before(async () => {
-  testDb = await createTestDatabase('pgkube_replay');
-  database = await openDatabase({ url: testDb.url, logger });
-  await migrateUp(database.db);
+  opened = await openTestDatabase('pgkube_replay');
+  database = opened.database;
   storage = new PostgresStorage({ database, logger, pollIntervalMs: 200, maxBufferedBytes: MAX_BUFFERED_BYTES });
   await storage.start();
 });
 
 after(async () => {
   await storage.close();
-  await database.close();
-  await testDb.drop();
+  await opened.close();
 });
 
 const key = (namespace: string, name: string): ObjectKey => ({ ...CM, namespace, name });

@@ -2,24 +2,22 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import pino from 'pino';
-import { migrateUp, openDatabase, type Database } from '../../src/storage/postgres/database.ts';
+import type { Database } from '../../src/storage/postgres/database.ts';
 import { WriteBatcher, type WriteOp, type WriteResult } from '../../src/storage/postgres/write-batcher.ts';
 import { StorageError } from '../../src/storage/storage.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { openTestDatabase, type OpenedDatabase } from '../helpers/storage.ts';
 
 const logger = pino({ level: 'silent' });
-let testDb: TestDatabase;
+let opened: OpenedDatabase;
 let database: Database;
 
 before(async () => {
-  testDb = await createTestDatabase('pgkube_batcher');
-  database = await openDatabase({ url: testDb.url, logger });
-  await migrateUp(database.db);
+  opened = await openTestDatabase('pgkube_batcher');
+  database = opened.database;
 });
 
 after(async () => {
-  await database.close();
-  await testDb.drop();
+  await opened.close();
 });
 
 /** A create whose object text is given as is: the batcher's callers normally normalise it first. */
