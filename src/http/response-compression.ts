@@ -8,7 +8,7 @@
  * ends: past it, the held bytes and the rest go through gzip; ended below it, they go out plain. The
  * headers are still unsent while it is held, so the choice can still be announced.
  */
-import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
+import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Context, Next } from 'koa';
@@ -46,7 +46,7 @@ export function compressResponses(verbs: ReadonlySet<string>, verbOf: (ctx: Cont
       announceGzip(ctx);
       return;
     }
-    if (isReadable(body)) {
+    if (body instanceof Readable) {
       ctx.remove('Content-Length');
       // pipeline, not pipe: a source or a gzip that fails half-way fails the other too; the answer is
       // then cut off, as a list that fails while it is written is (too late for a Status).
@@ -55,10 +55,6 @@ export function compressResponses(verbs: ReadonlySet<string>, verbOf: (ctx: Cont
       });
     }
   };
-}
-
-function isReadable(body: unknown): body is Readable {
-  return typeof (body as Readable)?.pipe === 'function' && typeof (body as Readable)?.on === 'function';
 }
 
 /** Holds a stream's first bytes until they pass the threshold (then gzip) or the stream ends (plain). */

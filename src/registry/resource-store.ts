@@ -92,18 +92,19 @@ export class ResourceStore {
   readonly #admission: AdmissionChain;
 
   /** Where the kind's rows live (computed once: every request builds a key from it). */
-  #storageRef: ResourceRef | undefined;
+  readonly #storageRef: ResourceRef;
 
   constructor(kind: KindDefinition, storage: Storage, admission: AdmissionChain) {
     this.kind = kind;
     this.qualified = { group: kind.group, resource: kind.plural };
     this.storage = storageFor(kind, storage);
+    this.#storageRef = storageRefOf(kind);
     this.#admission = admission;
     this.fields = fieldTrackingOf(kind);
   }
 
   key(namespace: string, name: string): ObjectKey {
-    const ref = (this.#storageRef ??= storageRefOf(this.kind));
+    const ref = this.#storageRef;
     return { group: ref.group, resource: ref.resource, namespace: this.kind.namespaced ? namespace : '', name };
   }
 
