@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { once, type EventEmitter } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import https from 'node:https';
@@ -79,6 +80,17 @@ function slowCreate(base: string, agent: https.Agent, name: string) {
   return { response, finish: () => finish() };
 }
 
+/**
+ * Resolves once the server has the next request (the slow create) in hand. A fixed sleep was not
+ * enough on a loaded machine: a create whose TLS handshake took longer was not yet in flight when
+ * the stop began, so the server drained at once and closed its listener.
+ */
+async function inFlight(srv: { server: { httpServer: EventEmitter } }): Promise<void> {
+  await once(srv.server.httpServer, 'request');
+  // The server's own request listener was added first and has counted it; one more turn for its middleware.
+  await new Promise((r) => setImmediate(r));
+}
+
 /** One request on `agent`; resolves with the status, the headers, and whether the body arrived whole. */
 function rawRequest(url: string, agent: https.Agent, options: { method?: string; body?: string; headers?: Record<string, string> } = {}) {
   return new Promise<{ status: number; headers: Record<string, unknown>; body: string; complete: boolean }>((resolve, reject) => {
@@ -118,7 +130,7 @@ test('after draining begins, a kept-alive connection serves no new request: its 
   // One kept-alive socket for everything, as an HTTP/1.1 client that re-lists and re-watches at once (Patroni) has.
   const agent = new https.Agent({ ca: srv.ca, cert, key, keepAlive: true, maxSockets: 1 });
   const upload = slowCreate(srv.url, agent, 'in-flight');
-  await new Promise((r) => setTimeout(r, 100));
+  await inFlight(srv);
   const started = Date.now();
   const stopping = srv.server.stop();
   await new Promise((r) => setTimeout(r, 100));
@@ -145,7 +157,7 @@ test('--shutdown-send-retry-after: while requests drain, new ones get 429 with R
 
   // A create whose body is still arriving is in flight: the server waits for it before it stops listening.
   const upload = slowCreate(srv.url, new https.Agent({ ca: srv.ca, cert, key }), 'drained');
-  await new Promise((r) => setTimeout(r, 100));
+  await inFlight(srv);
   const stopping = srv.server.stop();
   await new Promise((r) => setTimeout(r, 100));
 
