@@ -95,7 +95,17 @@ const concurrency = process.env.TEST_CONCURRENCY ?? '3';
 // Source maps are written beside the .js, but not applied by default: reading them costs ~0.3 s of
 // CPU per test file. TEST_SOURCE_MAPS=1 maps stack traces back to the .ts lines.
 const maps = process.env.TEST_SOURCE_MAPS === '1' ? ['--enable-source-maps'] : [];
-const testArgs = [...maps, '--test', `--test-concurrency=${concurrency}`, ...args, ...(named ? [] : defaultTestFiles())];
+// Without a reporter named, Node's own default (spec on a terminal, TAP otherwise) goes on, and a
+// summary of the failures is printed after it, where the tail of a CI log shows it.
+const reporters = args.some((a) => a.startsWith('--test-reporter'))
+  ? []
+  : [
+      `--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`,
+      '--test-reporter-destination=stdout',
+      `--test-reporter=${path.join(ROOT, 'scripts', 'failure-summary-reporter.mjs')}`,
+      '--test-reporter-destination=stdout',
+    ];
+const testArgs = [...maps, '--test', `--test-concurrency=${concurrency}`, ...reporters, ...args, ...(named ? [] : defaultTestFiles())];
 const child = spawn(process.execPath, testArgs, { cwd: ROOT, stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
