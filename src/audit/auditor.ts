@@ -23,6 +23,7 @@ import { pipeline, Readable, Transform } from 'node:stream';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { ApiError } from '../api/errors.ts';
+import { isLongRunning } from '../api/long-running.ts';
 import type { RequestInfo } from '../api/request-info.ts';
 import { formatAddr, parseAddr } from '../api/go/netip.ts';
 import type { Authorizer } from '../auth/authz/authorizer.ts';
@@ -78,14 +79,6 @@ export function auditId() {
     ctx.set('Audit-Id', auditID);
     return next();
   };
-}
-
-/** Requests that stay open by design, whose response start is an event of its own (upstream's long-running check). */
-const LONG_RUNNING_VERBS = new Set(['watch', 'proxy']);
-const LONG_RUNNING_SUBRESOURCES = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
-
-function isLongRunning(info: RequestInfo): boolean {
-  return LONG_RUNNING_VERBS.has(info.verb) || (info.isResourceRequest && LONG_RUNNING_SUBRESOURCES.has(info.subresource));
 }
 
 /** An address as Go's net.IP prints it (IPv4-mapped IPv6 as dotted IPv4); undefined when it is none. */

@@ -10,7 +10,8 @@
  * schema's and level's uids (not names: those may say too much about how a client is treated).
  */
 import type { Context, Next } from 'koa';
-import { isLongRunning, tooManyRequests } from '../http/max-inflight.ts';
+import { isLongRunning } from '../api/long-running.ts';
+import { tooManyRequests } from '../http/max-inflight.ts';
 import { requestDeadlineMs } from '../http/request-timeout.ts';
 import type { ApiState } from '../http/scope.ts';
 import type { RequestInfo } from '../api/request-info.ts';

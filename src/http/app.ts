@@ -16,6 +16,7 @@ import { registerDumpRoutes } from '../flowcontrol/debug-dump.ts';
 import type { FlowControl } from '../flowcontrol/start-flow-control.ts';
 import { registerMetricsRoute } from '../metrics/metrics-route.ts';
 import type { ServerMetrics } from '../metrics/server-metrics.ts';
+import { isLongRunning } from '../api/long-running.ts';
 import { parseRequestInfo } from '../api/request-info.ts';
 import { requestTimeout } from './request-timeout.ts';
 import { compressResponses } from './response-compression.ts';
@@ -97,7 +98,7 @@ export function buildApp(options: AppOptions): Koa {
   else app.use(maxInFlight(options.maxInFlight, options.metrics.inFlight));
   app.use(authorize(auditor ? auditor.authorizers(options.auth.authorizers) : options.auth.authorizers));
   app.use(warningHeaders(options.logger));
-  if (options.compression) app.use(compressReads());
+  if (options.compression) app.use(compressAnswers());
   if (auditor) app.use(auditor.capture());
   const settings: HandlerSettings = { ...options.settings, watchTermination: options.shutdownGate.watchTermination };
   app.use(resourceHandler(options.surface, settings, options.logger));
@@ -182,9 +183,14 @@ function warningHeaders(logger: Logger) {
   };
 }
 
-/** gzip for large get and list answers when the client accepts it (the APIResponseCompression gate). */
-function compressReads() {
-  return compressResponses(new Set(['get', 'list']), (ctx) => (ctx.state as ApiState).requestInfo.verb);
+/**
+ * gzip for large answers when the client accepts it (the APIResponseCompression gate). Upstream
+ * compresses whatever it writes as one object (SerializeObject: the object or Status a get, list,
+ * create, update, patch or delete answers with, and discovery); a watch's or another long-running
+ * request's stream is never compressed, since gzip would hold its events back.
+ */
+function compressAnswers() {
+  return compressResponses((ctx) => !isLongRunning((ctx.state as ApiState).requestInfo));
 }
 
 function notFound() {

@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import { goAwayAfterResponse, isHttp2 } from './connection-close.ts';
-import { isLongRunning } from './max-inflight.ts';
+import { isLongRunning } from '../api/long-running.ts';
 import type { ApiState } from './scope.ts';
 
 /**

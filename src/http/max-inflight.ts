@@ -1,4 +1,5 @@
 import type { Context, Next } from 'koa';
+import { isLongRunning } from '../api/long-running.ts';
 import { SYSTEM_MASTERS } from '../auth/user.ts';
 import type { InFlightObserver } from '../metrics/inflight-metrics.ts';
 import type { ApiState } from './scope.ts';
@@ -12,10 +13,6 @@ export interface MaxInFlightLimits {
 
 /** Verbs that change nothing; every other verb (and non-resource POSTs and the like) is mutating. */
 const NON_MUTATING_VERBS = new Set(['get', 'list', 'watch']);
-/** Long-running requests are not counted: kube-apiserver's verbs, subresources and paths that stream. */
-const LONG_RUNNING_VERBS = new Set(['watch', 'proxy']);
-const LONG_RUNNING_SUBRESOURCES = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
-const LONG_RUNNING_PATH_PREFIX = '/debug/pprof/';
 
 /** What kube-apiserver answers past the limit (a plain-text body, not a Status), and when to retry. */
 const TOO_MANY = 'Too many requests, please try again later.\n';
@@ -61,12 +58,6 @@ export function maxInFlight(limits: MaxInFlightLimits, observer?: InFlightObserv
     ctx.res.once('close', release);
     await next();
   };
-}
-
-/** kube-apiserver's long-running check: watch and proxy verbs, streaming subresources, /debug/pprof/. */
-export function isLongRunning(info: ApiState['requestInfo']): boolean {
-  if (LONG_RUNNING_VERBS.has(info.verb)) return true;
-  return info.isResourceRequest ? LONG_RUNNING_SUBRESOURCES.has(info.subresource) : info.path.startsWith(LONG_RUNNING_PATH_PREFIX);
 }
 
 /** The 429 both limiters answer with (http.Error's plain text), telling the client when to retry. */

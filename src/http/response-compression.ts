@@ -1,6 +1,6 @@
 /**
- * gzip for get and list answers (the APIResponseCompression gate), as upstream decides it: only when
- * the client's Accept-Encoding names `gzip` and the answer is larger than 128 KiB, at compression
+ * gzip for answers (the APIResponseCompression gate), as upstream decides it: only when the client's
+ * Accept-Encoding names `gzip` and the answer is larger than 128 KiB, at compression
  * level 1. client-go asks for gzip on every request; compressing a 2 KiB object costs more CPU than
  * it saves on the wire, which is why upstream leaves small answers plain.
  *
@@ -31,9 +31,10 @@ function announceGzip(ctx: Context): void {
   ctx.vary('Accept-Encoding');
 }
 
-export function compressResponses(verbs: ReadonlySet<string>, verbOf: (ctx: Context) => string | undefined) {
+/** `compressible` says which requests' answers may be gzipped (decided before they are served). */
+export function compressResponses(compressible: (ctx: Context) => boolean) {
   return async function compressLargeResponses(ctx: Context, next: Next): Promise<void> {
-    if (!acceptsGzip(ctx.get('Accept-Encoding')) || !verbs.has(verbOf(ctx) ?? '')) return next();
+    if (!acceptsGzip(ctx.get('Accept-Encoding')) || !compressible(ctx)) return next();
     await next();
     const body: unknown = ctx.body;
     if (body === null || body === undefined || ctx.method === 'HEAD' || ctx.status === 204 || ctx.status === 304) return;

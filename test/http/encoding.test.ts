@@ -159,18 +159,20 @@ describe('field validation', () => {
 });
 
 describe('gzip', () => {
-  /** A raw GET that leaves the body compressed. */
-  function rawGet(path: string, headers: Record<string, string>): Promise<{ headers: Record<string, unknown>; body: Buffer }> {
+  /** A raw request that leaves the answer compressed. */
+  function rawRequest(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
     return new Promise((resolve, reject) => {
       https
-        .get(new URL(path, t.srv.url), { agent: t.srv.adminAgent, headers }, (res) => {
+        .request(new URL(path, t.srv.url), { method, agent: t.srv.adminAgent, headers }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
         })
-        .on('error', reject);
+        .on('error', reject)
+        .end(body);
     });
   }
+  const rawGet = (path: string, headers: Record<string, string>) => rawRequest('GET', path, headers);
 
   test('a get or list larger than 128 KiB is gzipped when the client accepts it', async () => {
     // Its own namespace: the list holds this one object of ~150 KiB.
@@ -185,6 +187,41 @@ describe('gzip', () => {
       assert.match(doc.kind, /^ConfigMap(List)?$/);
       assert.ok(res.body.length < 10 * 1024, `${path}: ${res.body.length} bytes compressed`);
     }
+  });
+
+  test('a large answer to a create, an update or a patch is gzipped too, as upstream writes every object answer', async () => {
+    const ns = `/api/v1/namespaces/${await createNamespace(t.api)}/configmaps`;
+    const json = { 'Content-Type': 'application/json', 'Accept-Encoding': 'gzip' };
+    const object = configMap('big', { blob: 'c'.repeat(150 * 1024) });
+    const created = await rawRequest('POST', ns, json, JSON.stringify(object));
+    assert.equal(created.status, 201);
+    assert.equal(created.headers['content-encoding'], 'gzip');
+    const stored = JSON.parse(gunzipSync(created.body).toString('utf8'));
+    assert.equal(stored.metadata.name, 'big');
+    const updated = await rawRequest('PUT', `${ns}/big`, json, JSON.stringify({ ...stored, data: { blob: 'u'.repeat(150 * 1024) } }));
+    assert.equal(updated.status, 200);
+    assert.equal(updated.headers['content-encoding'], 'gzip');
+    assert.equal(JSON.parse(gunzipSync(updated.body).toString('utf8')).data.blob[0], 'u');
+    const patched = await rawRequest('PATCH', `${ns}/big`, { ...json, 'Content-Type': 'application/merge-patch+json' }, JSON.stringify({ metadata: { labels: { p: '1' } } }));
+    assert.equal(patched.status, 200);
+    assert.equal(patched.headers['content-encoding'], 'gzip');
+    assert.equal(JSON.parse(gunzipSync(patched.body).toString('utf8')).metadata.labels.p, '1');
+    // A small write's answer stays plain.
+    const small = await rawRequest('POST', ns, json, JSON.stringify(configMap('small', { a: '1' })));
+    assert.equal(small.status, 201);
+    assert.equal(small.headers['content-encoding'], undefined);
+    assert.equal(JSON.parse(small.body.toString('utf8')).metadata.name, 'small');
+  });
+
+  test('a watch stays plain even with large events: gzip would hold them back', async () => {
+    const ns = `/api/v1/namespaces/${await createNamespace(t.api)}/configmaps`;
+    await create(t.api, ns, configMap('big', { blob: 'w'.repeat(150 * 1024) }));
+    const res = await rawGet(`${ns}?watch=1&timeoutSeconds=1`, { 'Accept-Encoding': 'gzip' });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers['content-encoding'], undefined);
+    const event = JSON.parse(res.body.toString('utf8').split('\n')[0]);
+    assert.equal(event.type, 'ADDED');
+    assert.equal(event.object.metadata.name, 'big');
   });
 
   test('a large non-resource answer is gzipped too (the OpenAPI document)', async () => {
