@@ -89,8 +89,8 @@ abstract class StorageView {
     return this.inner.compactedVersion();
   }
 
-  ping(): Promise<void> {
-    return this.inner.ping();
+  ping(timeoutMs?: number): Promise<void> {
+    return this.inner.ping(timeoutMs);
   }
 
   close(): Promise<void> {

@@ -118,3 +118,13 @@ test('writes go through the async conversion both ways', async () => {
   const raw = await reg.storage.get(key('rw'));
   assert.equal(raw?.object.kind, 'ConfigMap');
 });
+
+test("a view's ping gives the storage its time limit (the health checks' and ComponentStatus's timeout)", async () => {
+  const asked: (number | undefined)[] = [];
+  const recording = Object.create(reg.storage, {
+    ping: { value: (timeoutMs?: number) => (asked.push(timeoutMs), reg.storage.ping(timeoutMs)) },
+  }) as typeof reg.storage;
+  const kind: KindDefinition = { ...configMaps, group: 'example.com', version: 'v9', kind: 'Mapped', plural: 'mappeds', storage: { group: '', resource: 'configmaps', toStorage: (o) => o, fromStorage: (o) => o } };
+  await storageFor(kind, recording).ping(1500);
+  assert.deepEqual(asked, [1500]);
+});
