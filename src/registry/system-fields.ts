@@ -1,9 +1,21 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { KubeObject, ObjectMeta, StoredKubeObject } from '../api/types.ts';
 
-/** RFC 3339 with second precision, as metav1.Time serialises. */
-export function nowTimestamp(date = new Date()): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+/** The last second formatted, and its text: every write stamps times, and most fall in the same second. */
+let formattedSecond = Number.NaN;
+let formattedText = '';
+
+/** RFC 3339 with second precision, as metav1.Time serialises (`date` or now). */
+export function nowTimestamp(date?: Date): string {
+  const ms = date ? date.getTime() : Date.now();
+  const second = Math.floor(ms / 1000);
+  if (second !== formattedSecond) {
+    // toISOString always ends in `.sssZ`; it throws for an invalid date, as it did here before.
+    const iso = (date ?? new Date(ms)).toISOString();
+    formattedText = `${iso.slice(0, -5)}Z`;
+    formattedSecond = second;
+  }
+  return formattedText;
 }
 
 // The alphabet and length the real server uses for generateName suffixes (no vowels, no confusables).
