@@ -21,6 +21,7 @@ import type { ApfController, Classification } from './apf-controller.ts';
 import type { FairRequest, QueueSet, SeatWork } from './queue-set.ts';
 import { DroppedRequests } from './retry-after.ts';
 import { expectWatchInitialization } from './watch-initialization.ts';
+import { queryParams } from '../http/query-params.ts';
 
 export const FLOW_SCHEMA_UID_HEADER = 'X-Kubernetes-PF-FlowSchema-UID';
 export const PRIORITY_LEVEL_UID_HEADER = 'X-Kubernetes-PF-PriorityLevel-UID';
@@ -56,7 +57,7 @@ export function priorityAndFairness(options: ApfFilterOptions) {
 
     const classification = controller.classify(state.user, info);
     const { level, schema } = classification;
-    const work = estimate(info, ctx.URL.searchParams, level.maxSeats);
+    const work = estimate(info, queryParams(ctx), level.maxSeats);
     const flow = metrics?.flow(level.name, schema.name);
     flow?.workEstimatedSeats.observe(Math.max(work.initialSeats, work.finalSeats));
     const queues = level.queues!;
@@ -118,7 +119,7 @@ export function priorityAndFairness(options: ApfFilterOptions) {
  * for a watch, which has no deadline; a minute at most.
  */
 function waitLimitMs(ctx: Context, isWatch: boolean, requestTimeoutMs: number): number {
-  const deadline = isWatch ? requestTimeoutMs : requestDeadlineMs(ctx.URL.searchParams.get('timeout'), requestTimeoutMs);
+  const deadline = isWatch ? requestTimeoutMs : requestDeadlineMs(queryParams(ctx).get('timeout'), requestTimeoutMs);
   return Math.min(deadline / 4, MAX_WAIT_MS);
 }
 

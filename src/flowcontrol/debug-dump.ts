@@ -8,6 +8,7 @@ import { formatGoDuration } from '../api/go/duration.ts';
 import type { ApfController } from './apf-controller.ts';
 import type { FairRequest } from './queue-set.ts';
 import { runeCount } from '../api/go/strings.ts';
+import { queryParams } from '../http/query-params.ts';
 
 export const DUMP_PATH_PREFIX = '/debug/api_priority_and_fairness/';
 
@@ -136,7 +137,7 @@ function rfc3339Nano(ms: number): string {
 export function registerDumpRoutes(router: Router, controller: ApfController): void {
   const serve = (path: string, make: (query: URLSearchParams) => string) =>
     router.get(`${DUMP_PATH_PREFIX}${path}`, (ctx) => {
-      const body = make(ctx.URL.searchParams);
+      const body = make(queryParams(ctx));
       // What Go's server sniffs for the text upstream writes.
       ctx.set('Content-Type', 'text/plain; charset=utf-8');
       ctx.body = body;

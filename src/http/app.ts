@@ -29,6 +29,7 @@ import { registerOpenApiRoutes } from './routes/openapi-routes.ts';
 import { registerVersionRoute } from './routes/version-route.ts';
 import type { ApiState, HandlerSettings } from './scope.ts';
 import type { ShutdownGate } from './shutdown-gate.ts';
+import { queryParams } from './query-params.ts';
 
 export interface AppOptions {
   readonly surface: ApiSurface;
@@ -151,7 +152,7 @@ function statusErrors(logger: Logger) {
 function requestInfo() {
   return async function parseInfo(ctx: Context, next: Next): Promise<void> {
     const state = ctx.state as ApiState;
-    state.requestInfo = parseRequestInfo(ctx.method, ctx.path, ctx.URL.searchParams);
+    state.requestInfo = parseRequestInfo(ctx.method, ctx.path, queryParams(ctx));
     state.warnings = [];
     await next();
   };

@@ -7,6 +7,7 @@ import type { RequestInfo } from '../api/request-info.ts';
 import { requestMetricsOf } from '../metrics/request-metrics.ts';
 import { isHttp2 } from './connection-close.ts';
 import type { ApiState } from './scope.ts';
+import { queryParams } from './query-params.ts';
 
 /** The longest delay a Node timer takes; past it setTimeout fires at once. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -46,7 +47,7 @@ export function requestTimeout(maxMs: number, logger: Logger) {
   return function timeoutNonLongRunning(ctx: Context, next: Next): Promise<void> {
     const info = (ctx.state as ApiState).requestInfo;
     if (isLongRunning(info)) return next();
-    const deadlineMs = Math.min(requestDeadlineMs(ctx.URL.searchParams.get('timeout'), maxMs), MAX_TIMER_MS);
+    const deadlineMs = Math.min(requestDeadlineMs(queryParams(ctx).get('timeout'), maxMs), MAX_TIMER_MS);
     // One timer and one promise per request, settled by whichever comes first (this is on every request's path).
     return new Promise<void>((resolve, reject) => {
       let settled = false;

@@ -7,6 +7,7 @@ import { subresourceOf, type KindDefinition } from '../registry/kind.ts';
 import type { ApiserverMetrics } from './apiserver-metrics.ts';
 import type { CounterSeries, GaugeSeries, HistogramSeries } from './families.ts';
 import { cleanDryRun, REPORTED_VERBS, reportedVerb, requestScope, routeScope, watchRequested, type MetricsScope } from './request-labels.ts';
+import { queryParams } from '../http/query-params.ts';
 
 /** What another part of the server records on a request to a deprecated API version. */
 export interface DeprecatedApiRequest {
@@ -222,7 +223,7 @@ export class RequestMetrics {
     const info = (ctx.state as MetricsState).requestInfo!;
     const scope = requestScope(info);
     const verb = this.#verbOf(ctx, info, scope);
-    this.#servedRouteOf(info).series(verb, scope, cleanDryRun(ctx.querystring, ctx.URL.searchParams)).count(429);
+    this.#servedRouteOf(info).series(verb, scope, cleanDryRun(ctx.querystring, queryParams(ctx))).count(429);
   }
 
   /** A response the server cut off after it had begun (the request's deadline passed meanwhile). */
@@ -257,7 +258,7 @@ export class RequestMetrics {
   }
 
   #verbOf(ctx: Context, info: RequestInfo, scope: MetricsScope): string {
-    return reportedVerb(ctx.method, scope, info, watchRequested(ctx.querystring, ctx.URL.searchParams), () => ctx.get('content-type'));
+    return reportedVerb(ctx.method, scope, info, watchRequested(ctx.querystring, queryParams(ctx)), () => ctx.get('content-type'));
   }
 
   #finish(ctx: Context, state: MetricsState, route: RouteMetrics, started: number): void {
@@ -265,9 +266,9 @@ export class RequestMetrics {
     const info = state.requestInfo!;
     const scope = route.namespaced === undefined ? '' : routeScope(info, route.namespaced);
     const rawQuery = ctx.querystring;
-    const watchQuery = watchRequested(rawQuery, ctx.URL.searchParams);
+    const watchQuery = watchRequested(rawQuery, queryParams(ctx));
     const verb = reportedVerb(ctx.method, scope, info, watchQuery, () => ctx.get('content-type'));
-    const series = route.series(verb, scope, rawQuery === '' ? '' : cleanDryRun(rawQuery, ctx.URL.searchParams));
+    const series = route.series(verb, scope, rawQuery === '' ? '' : cleanDryRun(rawQuery, queryParams(ctx)));
     // Sizes are recorded for the GET routes (get and list, a ?watch=true list included), as upstream.
     const sized = (ctx.method === 'GET' || ctx.method === 'HEAD') && !(info.verb === 'watch' && !watchQuery);
     const deprecated = state.deprecatedApi;

@@ -18,6 +18,7 @@ import { apiVersionOf } from '../../registry/kind.ts';
 import { fieldManagerErrors } from '../../registry/managed-fields/validate-managed-fields.ts';
 import { readBody } from '../body.ts';
 import { servesCbor, type ApiState, type RequestScope } from '../scope.ts';
+import { queryParams } from '../query-params.ts';
 
 export interface DecodedWrite {
   readonly object: KubeObject;
@@ -32,11 +33,11 @@ const OPTIONS_KIND: Record<string, string> = { create: 'CreateOptions', update: 
  * 422 Invalid on the verb's options kind (`CreateOptions.meta.k8s.io "" is invalid: …`), as upstream.
  */
 export function writeParams(ctx: Context, leading: readonly FieldError[] = []): { dryRun: boolean; fieldManager?: string; fieldValidation: 'Ignore' | 'Warn' | 'Strict' } {
-  const { dryRun, errors: dryRunProblems } = dryRunErrors(ctx.URL.searchParams.getAll('dryRun'));
+  const { dryRun, errors: dryRunProblems } = dryRunErrors(queryParams(ctx).getAll('dryRun'));
   // Upstream's order: the verb's own rules (`leading`: PATCH's force and apply's fieldManager), fieldManager, dryRun, fieldValidation.
-  const fieldManager = ctx.URL.searchParams.get('fieldManager') ?? '';
+  const fieldManager = queryParams(ctx).get('fieldManager') ?? '';
   const errors = [...leading, ...fieldManagerErrors(fieldManager, 'fieldManager'), ...dryRunProblems];
-  const raw = ctx.URL.searchParams.get('fieldValidation');
+  const raw = queryParams(ctx).get('fieldValidation');
   const fieldValidation = parseFieldValidation(raw);
   if (!fieldValidation) {
     errors.push({ type: 'FieldValueNotSupported', field: 'fieldValidation', value: raw, detail: 'supported values: "", "Ignore", "Strict", "Warn"' });

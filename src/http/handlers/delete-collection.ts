@@ -10,6 +10,7 @@ import type { RequestScope } from '../scope.ts';
 import { forWrite } from '../request-context.ts';
 import { readDeleteOptions } from './delete.ts';
 import { refuseUnsafeDeleteCollection } from '../../registry/unsafe-delete.ts';
+import { queryParams } from '../query-params.ts';
 
 /** Page size of the listing when the client set no limit (upstream's deleteCollectionPageSize). */
 const LIST_PAGE = 10_000;
@@ -33,7 +34,7 @@ export async function handleDeleteCollection(ctx: Context, scope: RequestScope):
   const negotiated = negotiate(ctx, scope, { allowTable: true });
   const options = await readDeleteOptions(ctx, scope);
   if (options.ignoreStoreReadErrorWithClusterBreakingPotential) throw refuseUnsafeDeleteCollection();
-  const query = parseListQuery(ctx.URL.searchParams);
+  const query = parseListQuery(queryParams(ctx));
   const namespace = scope.kind.namespaced && scope.info.namespace ? scope.info.namespace : undefined;
   const hasLimit = query.limit !== undefined && query.limit > 0;
 

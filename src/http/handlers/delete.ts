@@ -8,6 +8,7 @@ import { readBody } from '../body.ts';
 import { negotiate, writeCommitted, writeStatus } from '../respond.ts';
 import { forWrite } from '../request-context.ts';
 import { servesCbor, type RequestScope } from '../scope.ts';
+import { queryParams } from '../query-params.ts';
 
 /** DeleteOptions from the optional body and the query. */
 export async function readDeleteOptions(ctx: Context, scope: RequestScope): Promise<DeleteOptions> {
@@ -20,7 +21,7 @@ export async function readDeleteOptions(ctx: Context, scope: RequestScope): Prom
         ? decodeProtobufObject(raw, { expect: { apiVersion: 'meta.k8s.io/v1', kind: 'DeleteOptions' } }).object
         : decodeBody(raw, format, { maxDecodedBytes: scope.settings.maxRequestBodyBytes });
   }
-  return parseDeleteOptions(ctx.URL.searchParams, body, { allowUnsafeDelete: scope.context.featureGates.enabled('AllowUnsafeMalformedObjectDeletion') });
+  return parseDeleteOptions(queryParams(ctx), body, { allowUnsafeDelete: scope.context.featureGates.enabled('AllowUnsafeMalformedObjectDeletion') });
 }
 
 /**

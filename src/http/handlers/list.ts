@@ -10,6 +10,7 @@ import { parseIncludeObject, toTable } from '../../registry/table.ts';
 import { listBody } from '../list-body.ts';
 import { encodeNegotiated, negotiate } from '../respond.ts';
 import type { RequestScope } from '../scope.ts';
+import { queryParams } from '../query-params.ts';
 
 /**
  * GET on a collection: one page, at the snapshot the resourceVersion rules pick. A list without a
@@ -18,7 +19,7 @@ import type { RequestScope } from '../scope.ts';
  */
 export async function handleList(ctx: Context, scope: RequestScope): Promise<void> {
   const n = negotiate(ctx, scope, { allowTable: true });
-  const query = parseListQuery(ctx.URL.searchParams);
+  const query = parseListQuery(queryParams(ctx));
   const namespace = scope.kind.namespaced && scope.info.namespace ? scope.info.namespace : undefined;
   const pretty = n.pretty || isPretty(ctx.query.pretty as string | undefined, ctx.get('user-agent'));
   const table = n.output === 'table-json' || n.output === 'table-yaml';

@@ -14,6 +14,7 @@ import { forWrite } from '../request-context.ts';
 import { servesCbor, type RequestScope } from '../scope.ts';
 import { applyFieldValidation, writeParams } from './decode-object.ts';
 import { handleMappedPatch, mappingOf } from './mapped-subresource.ts';
+import { queryParams } from '../query-params.ts';
 
 type PatchKind = 'json-patch' | 'merge-patch' | 'strategic-merge-patch';
 
@@ -34,7 +35,7 @@ export async function handlePatch(ctx: Context, scope: RequestScope): Promise<vo
     // CBOR apply patches need the CBOR feature gates of upstream; JSON, merge, strategic and YAML apply are served.
     throw unsupportedMediaType(ctx.get('content-type'), acceptedContentTypes(wire).filter((t) => !t.includes('apply-patch+cbor')));
   }
-  const params = writeParams(ctx, ctx.URL.searchParams.has('force') ? [FORCE_NOT_APPLY] : []);
+  const params = writeParams(ctx, queryParams(ctx).has('force') ? [FORCE_NOT_APPLY] : []);
   const raw = await readBody(ctx, scope.settings.maxRequestBodyBytes);
   const patch = decodeBody(raw, format, { maxDecodedBytes: scope.settings.maxRequestBodyBytes });
   // Patching walks the patch recursively: bounded before it runs.
@@ -115,10 +116,10 @@ export interface ApplyRequest {
  * fieldValidation says); shared with the subresources that take apply (mapped-subresource.ts).
  */
 export async function readApplyRequest(ctx: Context, scope: RequestScope): Promise<ApplyRequest> {
-  const manager = ctx.URL.searchParams.get('fieldManager') ?? '';
+  const manager = queryParams(ctx).get('fieldManager') ?? '';
   const leading: FieldError[] = manager === '' ? [{ type: 'FieldValueRequired', field: 'fieldManager', detail: 'is required for apply patch' }] : [];
   const params = writeParams(ctx, leading);
-  const force = queryBool(ctx.URL.searchParams.get('force')) ?? false;
+  const force = queryBool(queryParams(ctx).get('force')) ?? false;
   const raw = await readBody(ctx, scope.settings.maxRequestBodyBytes);
   const decoded = decodeBody(raw, 'apply-patch-yaml', { maxDecodedBytes: scope.settings.maxRequestBodyBytes });
   const config = applyConfiguration(decoded);

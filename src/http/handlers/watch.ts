@@ -16,6 +16,7 @@ import { MAX_TIMER_MS } from '../request-timeout.ts';
 import { negotiate } from '../respond.ts';
 import type { RequestScope } from '../scope.ts';
 import { warningHeaderValues } from '../warning-headers.ts';
+import { queryParams } from '../query-params.ts';
 
 /**
  * The most a watch may have waiting for a client that does not read, about half in the socket's
@@ -42,7 +43,7 @@ const JSON_FRAME: Record<WatchEventType, string> = {
  */
 export async function handleWatch(ctx: Context, scope: RequestScope): Promise<void> {
   const n = negotiate(ctx, scope, { allowTable: true, isWatch: true });
-  const query = parseListQuery(ctx.URL.searchParams);
+  const query = parseListQuery(queryParams(ctx));
   const namespace = scope.kind.namespaced && scope.info.namespace ? scope.info.namespace : undefined;
   // The legacy /watch/…/<name> path watches one object; a name from the field selector is in the query already.
   const name = scope.info.name && !scope.info.nameFromSelector ? scope.info.name : undefined;

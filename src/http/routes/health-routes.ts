@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { runHealthChecks, type HealthCheck } from '../health/health-checks.ts';
+import { queryParams } from '../query-params.ts';
 
 export type HealthEndpoint = 'livez' | 'readyz' | 'healthz';
 
@@ -13,7 +14,7 @@ export interface HealthChecks {
 export function registerHealthRoutes(router: Router, checks: HealthChecks): void {
   for (const endpoint of ['livez', 'readyz', 'healthz'] as const) {
     const serve = async (ctx: Context, only?: string) => {
-      const q = ctx.URL.searchParams;
+      const q = queryParams(ctx);
       const result = await runHealthChecks(endpoint, [...checks.forEndpoint(endpoint)], { verbose: q.has('verbose'), exclude: q.getAll('exclude') }, only);
       ctx.status = result.status;
       ctx.set('Content-Type', result.contentType);
