@@ -7,16 +7,25 @@ import type { ListKey } from '../storage/storage.ts';
  * real server uses. The key is `<namespace>/<name>` (namespaced) or `<name>`; the trailing NUL makes
  * it the first key after the last item. rv -1 means "at the latest version" (the inconsistent
  * token an expired continue hands back).
+ *
+ * One field of our own may follow: "remaining", the items after the key in the snapshot of rv, as
+ * the page that handed out the token counted them. Every page of a walk reads the same snapshot, so
+ * the next page's remainingItemCount is that number less its own items: counting the rows after the
+ * key again would cost a scan of the rest of the list on every page (most of a page's time at a
+ * million objects). A value that is not a count is ignored (the page counts instead).
  */
 export interface ContinuePosition {
   readonly resourceVersion: number;
   readonly after: ListKey;
+  /** The items after `after` at `resourceVersion`, when the token carries them. */
+  readonly remaining?: number;
 }
 
-export function encodeContinue(resourceVersion: number, after: ListKey, namespaced: boolean): string {
+export function encodeContinue(resourceVersion: number, after: ListKey, namespaced: boolean, remaining?: number): string {
   const key = namespaced ? `${after.namespace}/${after.name}` : after.name;
-  const json = JSON.stringify({ v: 'meta.k8s.io/v1', rv: resourceVersion, start: `${key}\u0000` });
-  return Buffer.from(json).toString('base64url');
+  const token: Record<string, unknown> = { v: 'meta.k8s.io/v1', rv: resourceVersion, start: `${key}\u0000` };
+  if (remaining !== undefined && resourceVersion !== -1) token.remaining = remaining;
+  return Buffer.from(JSON.stringify(token)).toString('base64url');
 }
 
 export function decodeContinue(token: string, namespaced: boolean): ContinuePosition {
@@ -30,7 +39,7 @@ export function decodeContinue(token: string, namespaced: boolean): ContinuePosi
     throw invalidToken(jsonSyntaxError(bytes) ?? 'invalid JSON');
   }
   if (typeof parsed !== 'object' || parsed === null) throw invalidToken('not an object');
-  const { v, rv, start } = parsed as { v?: unknown; rv?: unknown; start?: unknown };
+  const { v, rv, start, remaining } = parsed as { v?: unknown; rv?: unknown; start?: unknown; remaining?: unknown };
   if (v !== 'meta.k8s.io/v1') throw invalidToken('server does not recognize this encoded version');
   if (typeof rv !== 'number' || !Number.isSafeInteger(rv) || rv === 0 || rv < -1) throw invalidToken('invalid resource version');
   if (typeof start !== 'string' || !start.endsWith('\u0000') || start.length < 2) throw invalidToken('invalid start key');
@@ -45,7 +54,8 @@ export function decodeContinue(token: string, namespaced: boolean): ContinuePosi
   } else {
     after = { namespace: '', name: key };
   }
-  return { resourceVersion: rv, after };
+  const counted = typeof remaining === 'number' && Number.isSafeInteger(remaining) && remaining >= 0 && rv !== -1;
+  return { resourceVersion: rv, after, ...(counted ? { remaining } : {}) };
 }
 
 /**

@@ -51,7 +51,8 @@ function planList(store: ResourceStore, namespace: string | undefined, q: ListQu
       throw badRequest('specifying resource version is not allowed when using continue');
     }
     const pos = decodeContinue(q.continue, kind.namespaced);
-    return { options: { ...base, after: pos.after, exactVersion: pos.resourceVersion === -1 ? undefined : pos.resourceVersion }, fromToken: true };
+    const exactVersion = pos.resourceVersion === -1 ? undefined : pos.resourceVersion;
+    return { options: { ...base, after: pos.after, exactVersion, ...(pos.remaining !== undefined ? { remainingAfter: pos.remaining } : {}) }, fromToken: true };
   }
   return { options: { ...base, ...versionOptions(q, limit) }, fromToken: false };
 }
@@ -91,7 +92,7 @@ export async function listPage(
     return {
       items: result.items,
       resourceVersion: String(result.resourceVersion),
-      continue: result.next ? encodeContinue(options.exactVersion ?? result.resourceVersion, result.next, kind.namespaced) : undefined,
+      continue: result.next ? encodeContinue(options.exactVersion ?? result.resourceVersion, result.next, kind.namespaced, result.remaining) : undefined,
       remainingItemCount: result.next && result.remaining !== undefined ? result.remaining : undefined,
       ...(result.unreadable ? { unreadable: result.unreadable } : {}),
     };

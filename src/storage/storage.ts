@@ -50,6 +50,12 @@ export interface ListOptions {
   /** Whether to count the items after this page (costs a count; skipped with selectors). */
   readonly countRemaining?: boolean;
   /**
+   * The items after `after` in the snapshot of `exactVersion`, as the page before counted them (a
+   * continue token carries it): the items after this page are then that number less this page's,
+   * without a count. Only read with `countRemaining`, no filter, and an exact version.
+   */
+  readonly remainingAfter?: number;
+  /**
    * Rows that cannot be read (corrupt objects) are left out of the items and named in `unreadable`,
    * instead of failing the list with Corrupt. Only for the server's own informers, which must keep
    * running so that the object can be deleted: a client's list fails, as upstream's does, and no

@@ -69,6 +69,31 @@ describe('chunked lists', () => {
     assert.equal(whole.json.metadata.continue, undefined);
   });
 
+  test("a continue token carries the page's count: the next page subtracts instead of counting again", async () => {
+    const path = await filled(6);
+    const first = await t.api.get(`${path}?limit=2`);
+    assert.equal(first.json.metadata.remainingItemCount, 4);
+    const token = (json: object) => Buffer.from(JSON.stringify(json)).toString('base64url');
+    const decoded = JSON.parse(Buffer.from(first.json.metadata.continue, 'base64url').toString('utf8'));
+    assert.equal(decoded.remaining, 4);
+    // Objects change after the first page: the walk still reads (and counts) the first page's snapshot.
+    assert.equal((await t.api.delete(`${path}/cm-5`)).status, 200);
+    await create(t.api, path, configMap('cm-9'));
+    const second = await t.api.get(`${path}?limit=2&continue=${encodeURIComponent(first.json.metadata.continue)}`);
+    assert.deepEqual(names(second), ['cm-2', 'cm-3']);
+    assert.equal(second.json.metadata.remainingItemCount, 2);
+    // The count comes from the token: one that says 100 gets 98 (a client that edits its token misleads only itself).
+    const edited = await t.api.get(`${path}?limit=2&continue=${token({ ...decoded, remaining: 100 })}`);
+    assert.deepEqual(names(edited), ['cm-2', 'cm-3']);
+    assert.equal(edited.json.metadata.remainingItemCount, 98);
+    // Upstream's shape (no count), or a count that is no count: the page counts, at the token's snapshot.
+    for (const remaining of [undefined, -1, 1.5, 'x']) {
+      const res = await t.api.get(`${path}?limit=2&continue=${token({ ...decoded, remaining })}`);
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.json.metadata.remainingItemCount, 2, String(remaining));
+    }
+  });
+
   test('remainingItemCount is left out when a selector is used', async () => {
     const path = await filled(5, () => ({ all: 'yes' }));
     const byLabel = await t.api.get(`${path}?limit=2&labelSelector=all%3Dyes`);

@@ -65,8 +65,9 @@ export function buildListQuery(ref: ResourceRef, options: ListOptions): { text: 
     page = `select namespace, name, object ${latest}${filter('object')}${ordered}`;
     count = `(select count(*) ${latest})`;
   }
-  // Counting is only asked for without selectors (remainingItemCount is omitted with them).
-  const remaining = options.countRemaining && limit !== undefined && !options.filter ? count : 'null::bigint';
+  // Counting is only asked for without selectors (remainingItemCount is omitted with them), and not
+  // when the continue token brought the count (knownRemainingAfter).
+  const remaining = options.countRemaining && limit !== undefined && !options.filter && knownRemainingAfter(options) === undefined ? count : 'null::bigint';
 
   const text = `
     with v as (
@@ -79,4 +80,13 @@ export function buildListQuery(ref: ResourceRef, options: ListOptions): { text: 
     select v.list_rv, v.compacted_rv, v.current_rv, v.total, v.outside, page.namespace, page.name, page.object::text as object
       from v left join lateral (${page}) page on true`;
   return { text, values };
+}
+
+/**
+ * The items after the start key in the list's snapshot when the continue token carried them
+ * (ListOptions.remainingAfter): only for a counted list at the token's exact version.
+ */
+export function knownRemainingAfter(options: ListOptions): number | undefined {
+  if (!options.countRemaining || options.filter || options.exactVersion === undefined || !options.after) return undefined;
+  return options.remainingAfter;
 }

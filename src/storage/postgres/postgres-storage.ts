@@ -17,7 +17,7 @@ import {
 } from '../storage.ts';
 import type { Database } from './database.ts';
 import { DEFAULT_LIST_CURSOR_OPTIONS, PostgresListCursor, type ListCursorOptions } from './list-cursor.ts';
-import { buildListQuery } from './list-query.ts';
+import { buildListQuery, knownRemainingAfter } from './list-query.ts';
 import { Slots } from './slots.ts';
 import type { PreparedQueries } from './prepared-queries.ts';
 import { orUnavailable } from './unavailable.ts';
@@ -126,7 +126,7 @@ export class PostgresStorage implements Storage {
       const last = res.rows[limit - 1];
       next = { namespace: last.namespace, name: last.name };
     }
-    const total = head.total === null ? undefined : Number(head.total);
+    const total = knownRemainingAfter(options) ?? (head.total === null ? undefined : Number(head.total));
     const remaining = next && total !== undefined ? total - items.length : undefined;
     // A page meets the rows up to its last one (and, with selectors, more than it returns).
     let unreadable: ListResult['unreadable'];
