@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg, { type Query as PgQuery } from 'pg';
 import type { Logger } from 'pino';
 
 /**
@@ -59,14 +59,27 @@ export class PreparedQueries {
    * Sync, so the failed attempt never executed. Callers must not use this inside a transaction.
    */
   async query<R extends pg.QueryResultRow = any>(name: string, text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
-    if (!this.#named) return this.#pool.query<R>(this.timed({ text, values }));
+    if (!this.#named) return this.#send<R>(text, values);
     try {
-      return await this.#pool.query<R>(this.timed({ name, text, values }));
+      return await this.#send<R>(text, values, name);
     } catch (err) {
       if (!isSharedConnectionError(err)) throw err;
       this.#switchToUnnamed(name, err);
-      return this.#pool.query<R>(this.timed({ text, values }));
+      return this.#send<R>(text, values);
     }
+  }
+
+  /**
+   * Sends one statement as a pg Query made from its text, its name and timeout set on it. Handed a
+   * config object instead, pg (8.23) copies it property descriptor by property descriptor on every
+   * query (cloneQueryConfig: about 2% of a get's CPU), where a text is taken as it is. The pool
+   * answers a ready-made query (a Submittable) with the same promise of its result.
+   */
+  #send<R extends pg.QueryResultRow>(text: string, values: unknown[] | undefined, name?: string): Promise<pg.QueryResult<R>> {
+    const query = new pg.Query(text, values) as PgQuery<R> & { name?: string; query_timeout?: number };
+    if (name !== undefined) query.name = name;
+    if (this.#timeout.query_timeout) query.query_timeout = this.#timeout.query_timeout;
+    return this.#pool.query(query) as unknown as Promise<pg.QueryResult<R>>;
   }
 
   #switchToUnnamed(name: string, err: unknown): void {
