@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
-import https from 'node:https';
 import http2 from 'node:http2';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
 import { assertStatus, configMap, create, createNamespace } from '../helpers/fixtures.ts';
-import { client } from '../helpers/http.ts';
+import { client, request } from '../helpers/http.ts';
 import { connectH2 } from '../helpers/h2-client.ts';
 import { serveFile } from '../helpers/server.ts';
 
@@ -159,19 +158,9 @@ describe('field validation', () => {
 });
 
 describe('gzip', () => {
-  /** A raw request that leaves the answer compressed. */
-  function rawRequest(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
-    return new Promise((resolve, reject) => {
-      https
-        .request(new URL(path, t.srv.url), { method, agent: t.srv.adminAgent, headers }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-        })
-        .on('error', reject)
-        .end(body);
-    });
-  }
+  /** A request whose answer is left as it came (compressed or not): `bytes` is the body on the wire. */
+  const rawRequest = (method: string, path: string, headers: Record<string, string>, body?: string) =>
+    request(t.srv.url, path, { method, headers, body, agent: t.srv.adminAgent });
   const rawGet = (path: string, headers: Record<string, string>) => rawRequest('GET', path, headers);
 
   test('a get or list larger than 128 KiB is gzipped when the client accepts it', async () => {
@@ -183,9 +172,9 @@ describe('gzip', () => {
       assert.equal(res.headers['content-encoding'], 'gzip', path);
       assert.equal(res.headers.vary, 'Accept-Encoding', path);
       assert.match(String(res.headers['content-type']), /^application\/json/, path);
-      const doc = JSON.parse(gunzipSync(res.body).toString('utf8'));
+      const doc = JSON.parse(gunzipSync(res.bytes).toString('utf8'));
       assert.match(doc.kind, /^ConfigMap(List)?$/);
-      assert.ok(res.body.length < 10 * 1024, `${path}: ${res.body.length} bytes compressed`);
+      assert.ok(res.bytes.length < 10 * 1024, `${path}: ${res.bytes.length} bytes compressed`);
     }
   });
 
@@ -196,21 +185,21 @@ describe('gzip', () => {
     const created = await rawRequest('POST', ns, json, JSON.stringify(object));
     assert.equal(created.status, 201);
     assert.equal(created.headers['content-encoding'], 'gzip');
-    const stored = JSON.parse(gunzipSync(created.body).toString('utf8'));
+    const stored = JSON.parse(gunzipSync(created.bytes).toString('utf8'));
     assert.equal(stored.metadata.name, 'big');
     const updated = await rawRequest('PUT', `${ns}/big`, json, JSON.stringify({ ...stored, data: { blob: 'u'.repeat(150 * 1024) } }));
     assert.equal(updated.status, 200);
     assert.equal(updated.headers['content-encoding'], 'gzip');
-    assert.equal(JSON.parse(gunzipSync(updated.body).toString('utf8')).data.blob[0], 'u');
+    assert.equal(JSON.parse(gunzipSync(updated.bytes).toString('utf8')).data.blob[0], 'u');
     const patched = await rawRequest('PATCH', `${ns}/big`, { ...json, 'Content-Type': 'application/merge-patch+json' }, JSON.stringify({ metadata: { labels: { p: '1' } } }));
     assert.equal(patched.status, 200);
     assert.equal(patched.headers['content-encoding'], 'gzip');
-    assert.equal(JSON.parse(gunzipSync(patched.body).toString('utf8')).metadata.labels.p, '1');
+    assert.equal(JSON.parse(gunzipSync(patched.bytes).toString('utf8')).metadata.labels.p, '1');
     // A small write's answer stays plain.
     const small = await rawRequest('POST', ns, json, JSON.stringify(configMap('small', { a: '1' })));
     assert.equal(small.status, 201);
     assert.equal(small.headers['content-encoding'], undefined);
-    assert.equal(JSON.parse(small.body.toString('utf8')).metadata.name, 'small');
+    assert.equal(JSON.parse(small.bytes.toString('utf8')).metadata.name, 'small');
   });
 
   test('a watch stays plain even with large events: gzip would hold them back', async () => {
@@ -219,7 +208,7 @@ describe('gzip', () => {
     const res = await rawGet(`${ns}?watch=1&timeoutSeconds=1`, { 'Accept-Encoding': 'gzip' });
     assert.equal(res.status, 200);
     assert.equal(res.headers['content-encoding'], undefined);
-    const event = JSON.parse(res.body.toString('utf8').split('\n')[0]);
+    const event = JSON.parse(res.bytes.toString('utf8').split('\n')[0]);
     assert.equal(event.type, 'ADDED');
     assert.equal(event.object.metadata.name, 'big');
   });
@@ -227,7 +216,7 @@ describe('gzip', () => {
   test('a large non-resource answer is gzipped too (the OpenAPI document)', async () => {
     const res = await rawGet('/openapi/v2', { 'Accept-Encoding': 'gzip', Accept: 'application/json' });
     assert.equal(res.headers['content-encoding'], 'gzip');
-    assert.equal(JSON.parse(gunzipSync(res.body).toString('utf8')).swagger, '2.0');
+    assert.equal(JSON.parse(gunzipSync(res.bytes).toString('utf8')).swagger, '2.0');
   });
 
   test('over HTTP/2 (kubectl and client-go): large answers gzipped, a buffered get and a streamed list alike', async () => {
@@ -264,7 +253,7 @@ describe('gzip', () => {
       const res = await rawGet(path, { 'Accept-Encoding': 'gzip' });
       assert.equal(res.headers['content-encoding'], undefined, path);
       assert.equal(res.headers.vary, undefined, path);
-      assert.match(JSON.parse(res.body.toString('utf8')).kind, /^ConfigMap(List)?$/);
+      assert.match(JSON.parse(res.bytes.toString('utf8')).kind, /^ConfigMap(List)?$/);
     }
   });
 
@@ -275,7 +264,7 @@ describe('gzip', () => {
     for (const headers of variants) {
       const res = await rawGet(`${big}/big`, headers);
       assert.equal(res.headers['content-encoding'], undefined);
-      assert.equal(JSON.parse(res.body.toString('utf8')).kind, 'ConfigMap');
+      assert.equal(JSON.parse(res.bytes.toString('utf8')).kind, 'ConfigMap');
     }
   });
 });
