@@ -24,7 +24,7 @@ export interface ContinuePosition {
 export function encodeContinue(resourceVersion: number, after: ListKey, namespaced: boolean, remaining?: number): string {
   const key = namespaced ? `${after.namespace}/${after.name}` : after.name;
   const token: Record<string, unknown> = { v: 'meta.k8s.io/v1', rv: resourceVersion, start: `${key}\u0000` };
-  if (remaining !== undefined && resourceVersion !== -1) token.remaining = remaining;
+  if (remaining !== undefined) token.remaining = remaining;
   return Buffer.from(JSON.stringify(token)).toString('base64url');
 }
 

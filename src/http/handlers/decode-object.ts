@@ -33,11 +33,12 @@ const OPTIONS_KIND: Record<string, string> = { create: 'CreateOptions', update: 
  * 422 Invalid on the verb's options kind (`CreateOptions.meta.k8s.io "" is invalid: …`), as upstream.
  */
 export function writeParams(ctx: Context, leading: readonly FieldError[] = []): { dryRun: boolean; fieldManager?: string; fieldValidation: 'Ignore' | 'Warn' | 'Strict' } {
-  const { dryRun, errors: dryRunProblems } = dryRunErrors(queryParams(ctx).getAll('dryRun'));
+  const query = queryParams(ctx);
+  const { dryRun, errors: dryRunProblems } = dryRunErrors(query.getAll('dryRun'));
   // Upstream's order: the verb's own rules (`leading`: PATCH's force and apply's fieldManager), fieldManager, dryRun, fieldValidation.
-  const fieldManager = queryParams(ctx).get('fieldManager') ?? '';
+  const fieldManager = query.get('fieldManager') ?? '';
   const errors = [...leading, ...fieldManagerErrors(fieldManager, 'fieldManager'), ...dryRunProblems];
-  const raw = queryParams(ctx).get('fieldValidation');
+  const raw = query.get('fieldValidation');
   const fieldValidation = parseFieldValidation(raw);
   if (!fieldValidation) {
     errors.push({ type: 'FieldValueNotSupported', field: 'fieldValidation', value: raw, detail: 'supported values: "", "Ignore", "Strict", "Warn"' });
