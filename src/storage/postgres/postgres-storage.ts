@@ -15,6 +15,7 @@ import {
   type WatchListener,
   type WatchOptions,
 } from '../storage.ts';
+import type { HistoryRow } from './change.ts';
 import type { Database } from './database.ts';
 import { DEFAULT_LIST_CURSOR_OPTIONS, PostgresListCursor, type ListCursorOptions } from './list-cursor.ts';
 import { buildListQuery, knownRemainingAfter } from './list-query.ts';
@@ -23,7 +24,7 @@ import type { PreparedQueries } from './prepared-queries.ts';
 import { orUnavailable } from './unavailable.ts';
 import { WatchHub } from './watch-hub.ts';
 import { GetBatcher } from './get-batcher.ts';
-import { WriteBatcher, type WriteOp, type WriteResult } from './write-batcher.ts';
+import { WriteBatcher, type BatchRow, type WriteOp, type WriteResult } from './write-batcher.ts';
 import { stringifyJson } from '../../codecs/deep-json.ts';
 import { corruptObjectsError, ReadChecks, type CorruptObject, type ReadCheck } from '../read-check.ts';
 import { checkWrittenOutside, findUnreadable, unreadableKeys, type CheckedRange } from './written-outside.ts';
@@ -36,6 +37,8 @@ export interface PostgresStorageOptions {
   /** Their object text (default WATCH_REPLAY_MAX_BUFFERED_BYTES). */
   readonly maxBufferedBytes?: number;
   readonly pollIntervalMs?: number;
+  /** How long a notification waits for this process's write batches in flight (see WatchHub.ownBatchSent). */
+  readonly ownBatchHoldMs?: number;
   /** How long a NotOlderThan/Exact read waits for a version that is not there yet. */
   readonly futureVersionWaitMs?: number;
   /** How long start() waits for its probe notification on the LISTEN connection. */
@@ -69,7 +72,12 @@ export class PostgresStorage implements Storage {
     const { database } = options;
     this.#pool = database.pool;
     this.#queries = database.queries;
-    this.#writer = new WriteBatcher(database.queries, { logger: options.logger, maxQueueWaitMs: database.connectTimeoutMs });
+    this.#writer = new WriteBatcher(database.queries, {
+      logger: options.logger,
+      maxQueueWaitMs: database.connectTimeoutMs,
+      committed: (ops, rows) => this.#committed(ops, rows),
+      sending: () => this.hub.ownBatchSent(),
+    });
     this.#reader = new GetBatcher(database.queries);
     this.#futureWaitMs = options.futureVersionWaitMs ?? 3000;
     this.#listCursor = { ...DEFAULT_LIST_CURSOR_OPTIONS, ...options.listCursor };
@@ -83,6 +91,7 @@ export class PostgresStorage implements Storage {
       maxBufferedEvents: options.maxBufferedEvents ?? 10_000,
       maxBufferedBytes: options.maxBufferedBytes ?? WATCH_REPLAY_MAX_BUFFERED_BYTES,
       pollIntervalMs: options.pollIntervalMs ?? 2000,
+      ownBatchHoldMs: options.ownBatchHoldMs,
       listenCheckTimeoutMs: options.listenCheckTimeoutMs ?? 5000,
     });
   }
@@ -276,6 +285,43 @@ export class PostgresStorage implements Storage {
     }
   }
 
+  /**
+   * A batch this process committed: each created object's stored text is made here, once, for both
+   * its writer's answer and the watch hub, which fans a batch of creates out without reading it back
+   * (WatchHub.committedHere). A batch with an update or a delete is left to the hub's fetch: the
+   * previous object its watchers need is known only to the database.
+   */
+  #committed(ops: readonly WriteOp[], rows: BatchRow[]): void {
+    const changes: HistoryRow[] = [];
+    let complete = true;
+    for (const row of rows) {
+      if (row.outcome !== 'ok') continue;
+      const op = ops[row.idx - 1];
+      if (op.op !== 'create' || row.object !== null || op.objectText === undefined || row.resource_version === null) {
+        complete = false;
+        continue;
+      }
+      const text = withVersion(op.objectText, row.resource_version);
+      if (text === undefined) {
+        complete = false;
+        continue;
+      }
+      row.object = text;
+      changes.push({
+        resource_version: row.resource_version,
+        api_group: op.g,
+        resource: op.r,
+        namespace: op.ns,
+        name: op.n,
+        event_type: 'ADDED',
+        object: text,
+        previous: null,
+        unreadable: null,
+      });
+    }
+    if (complete) this.hub.committedHere(changes);
+  }
+
   #write(op: WriteOp): Promise<WriteResult> {
     return orUnavailable(() => this.#writer.write(op));
   }
@@ -370,11 +416,16 @@ function stored(result: WriteResult): StoredObject {
 function written(object: StoredKubeObject, sent: string, result: WriteResult): StoredObject {
   const resourceVersion = result.resourceVersion ?? 0;
   object.metadata.resourceVersion = String(resourceVersion);
-  // A database before 0005 still echoes the stored object; its text is as good.
+  // Made when the batch committed (see #committed), or echoed by a database before 0005.
   if (result.objectText !== null) return { text: result.objectText, object, resourceVersion };
+  return { text: withVersion(sent, String(resourceVersion)) ?? stringifyJson(object), object, resourceVersion };
+}
+
+/** The text sent with the version in its slot: the object as stored (undefined if the slot is not there). */
+function withVersion(sent: string, resourceVersion: string): string | undefined {
   const at = sent.indexOf(VERSION_SLOT);
-  const text = at < 0 ? stringifyJson(object) : `${sent.slice(0, at)}"resourceVersion":"${resourceVersion}"${sent.slice(at + VERSION_SLOT.length)}`;
-  return { text, object, resourceVersion };
+  if (at < 0) return undefined;
+  return `${sent.slice(0, at)}"resourceVersion":"${resourceVersion}"${sent.slice(at + VERSION_SLOT.length)}`;
 }
 
 function parsed(result: WriteResult): StoredObject | undefined {

@@ -24,6 +24,8 @@ export interface WatchHubOptions {
   readonly recentChanges?: number;
   /** Their object text, in UTF-16 code units (default RECENT_CHANGES_TEXT). */
   readonly recentChangesText?: number;
+  /** How long a notification waits for this process's write batches in flight (default OWN_BATCH_HOLD_MS). */
+  readonly ownBatchHoldMs?: number;
 }
 
 /** What the hub has read from history, for tests and benchmarks (see WatchHub.stats). */
@@ -38,6 +40,10 @@ export interface WatchHubStats {
   catchUpsFromDatabase: number;
   /** Reads of the compaction mark and the newest version (shared by the watches that start together). */
   compactionMarkReads: number;
+  /** Changes fanned out to the watchers (each once, in version order). */
+  changesDispatched: number;
+  /** Of those, changes this process wrote, fanned out from what it sent without reading them back. */
+  ownChangesDispatched: number;
 }
 
 /**
@@ -55,6 +61,14 @@ const CHANNEL = 'kube_changes';
  */
 const PROBE_PREFIX = 'probe:';
 const FETCH_BATCH = 1000;
+/**
+ * The longest a notification waits for this process's write batches in flight when it came (they are
+ * normally answered within a millisecond or two of it): past it the fetch goes out anyway, so that a
+ * batch stuck on its way never holds back the changes of other processes.
+ */
+const OWN_BATCH_HOLD_MS = 50;
+/** Own batches kept waiting for the changes before them (two are in flight per process; see WriteBatcher). */
+const MAX_PARKED_BATCHES = 8;
 
 /**
  * Per process: one LISTEN connection, one reader of new history rows, and in-memory fan-out to
@@ -66,6 +80,13 @@ export class WatchHub {
   /** Of those, the internal ones per resource (WatchOptions.internal), left out of watcherCount. */
   readonly #internal = new Map<string, number>();
   #lastVersion = 0;
+  /** Own write batches sent so far, those not answered yet, and the notifications held for them (see ownBatchSent). */
+  #ownSent = 0;
+  readonly #ownInFlight = new Set<number>();
+  #held: { version: number; through: number }[] = [];
+  /** Own committed batches answered ahead of the changes before them, by first version (see committedHere). */
+  #parked: { first: number; rows: readonly HistoryRow[] }[] = [];
+  #holdTimer: NodeJS.Timeout | undefined;
   #fetching: Promise<void> | null = null;
   #fetchAgain = false;
   #listenClient: pg.Client | null = null;
@@ -87,7 +108,7 @@ export class WatchHub {
   #knownMark = 0;
   #markInFlight = false;
   #markWaiters: { resolve: (mark: MarkRead) => void; reject: (err: unknown) => void }[] = [];
-  readonly stats: WatchHubStats = { rowsRead: 0, objectsRead: 0, catchUpsFromMemory: 0, catchUpsFromDatabase: 0, compactionMarkReads: 0 };
+  readonly stats: WatchHubStats = { rowsRead: 0, objectsRead: 0, catchUpsFromMemory: 0, catchUpsFromDatabase: 0, compactionMarkReads: 0, changesDispatched: 0, ownChangesDispatched: 0 };
 
   constructor(options: WatchHubOptions) {
     this.#options = options;
@@ -118,6 +139,7 @@ export class WatchHub {
   async close(): Promise<void> {
     this.#closed = true;
     if (this.#pollTimer) clearInterval(this.#pollTimer);
+    clearTimeout(this.#holdTimer);
     for (const set of this.#watchers.values()) for (const w of [...set]) w.close('shutdown');
     const client = this.#listenClient;
     this.#listenClient = null;
@@ -178,10 +200,86 @@ export class WatchHub {
     else this.#internal.delete(key);
   }
 
+  /**
+   * Changes this process has just committed, in version order (from its write batcher; a gap between
+   * two is a version the batch drew and did not use). When they follow the last version fanned out,
+   * no other change can lie among them (every version is drawn under the write lock, which the batch
+   * held from before its first version to its commit), so they are fanned out at once and
+   * the batch's notification finds nothing left to read. A batch answered ahead of the one before it
+   * (their connections are read in either order) waits for it here; one that follows another
+   * process's change, or a version drawn and not used, is read by the fetch its notification brings.
+   * Changes of resources nobody watches are kept as stubs, as a fetch would keep them.
+   */
+  committedHere(rows: readonly HistoryRow[]): void {
+    if (this.#closed || rows.length === 0) return;
+    const first = Number(rows[0].resource_version);
+    if (first <= this.#lastVersion) return;
+    this.#parked.push({ first, rows });
+    this.#parked.sort((a, b) => a.first - b.first);
+    this.#dispatchParked();
+  }
+
+  /** Fans out the parked own batches that now follow the last version; forgets those a fetch has passed. */
+  #dispatchParked(): void {
+    while (this.#parked.length > 0) {
+      const { first, rows } = this.#parked[0];
+      if (first > this.#lastVersion + 1) break;
+      this.#parked.shift();
+      if (first <= this.#lastVersion) continue;
+      this.stats.ownChangesDispatched += rows.length;
+      for (const row of rows) {
+        const watched = (this.#watchers.get(`${row.api_group}/${row.resource}`)?.size ?? 0) > 0;
+        this.#dispatch(new LazyChange(watched ? row : { ...row, object: null, previous: null }));
+      }
+    }
+    // Batches behind a gap only a fetch fills: a few are kept for it, never an unbounded queue.
+    if (this.#parked.length > MAX_PARKED_BATCHES) this.#parked.splice(0, this.#parked.length - MAX_PARKED_BATCHES);
+  }
+
+  /**
+   * A batch of this process's writes is on its way to the database; the function returned is called
+   * once it is answered (after committedHere) or has failed. A notification that arrives meanwhile
+   * may be that batch's own, come in ahead of its answer: its fetch waits for the batches then in
+   * flight (at most ownBatchHoldMs), and is not sent at all if they were fanned out from memory.
+   */
+  ownBatchSent(): () => void {
+    const ticket = ++this.#ownSent;
+    this.#ownInFlight.add(ticket);
+    return () => {
+      this.#ownInFlight.delete(ticket);
+      this.#releaseHeld(false);
+    };
+  }
+
   /** Called on NOTIFY (with the batch's last version) and by the safety poll. */
   notify(version?: number): void {
     if (version !== undefined && version <= this.#lastVersion) return;
+    if (version !== undefined && this.#ownInFlight.size > 0) {
+      this.#held.push({ version, through: this.#ownSent });
+      this.#holdTimer ??= setTimeout(() => this.#releaseHeld(true), this.#options.ownBatchHoldMs ?? OWN_BATCH_HOLD_MS);
+      return;
+    }
     this.#requestFetch();
+  }
+
+  /** Fetches for the held notifications whose batches have all been answered (or all, when held too long). */
+  #releaseHeld(all: boolean): void {
+    if (this.#held.length === 0) return;
+    let oldest = Infinity;
+    if (!all) for (const ticket of this.#ownInFlight) oldest = Math.min(oldest, ticket);
+    let newest = 0;
+    this.#held = this.#held.filter((h) => {
+      if (h.through >= oldest) return true;
+      newest = Math.max(newest, h.version);
+      return false;
+    });
+    if (this.#held.length === 0) {
+      clearTimeout(this.#holdTimer);
+      this.#holdTimer = undefined;
+    } else if (all) {
+      this.#holdTimer = undefined;
+    }
+    if (newest > this.#lastVersion) this.#requestFetch();
   }
 
   /**
@@ -385,8 +483,9 @@ export class WatchHub {
              from history where resource_version > $1 order by resource_version limit ${FETCH_BATCH}`,
           [this.#lastVersion, watched],
         );
-        const changes = res.rows.map((row) => new LazyChange(row));
-        this.stats.rowsRead += changes.length;
+        // Rows fanned out meanwhile (this process's own, see committedHere) are not sent twice.
+        const changes = res.rows.filter((row) => Number(row.resource_version) > this.#lastVersion).map((row) => new LazyChange(row));
+        this.stats.rowsRead += res.rows.length;
         this.stats.objectsRead += res.rows.reduce((n, r) => (r.object === null ? n : n + 1), 0);
         // A resource that got its first watcher while the query (or a fill) ran: its rows need their
         // objects before they are dispatched. Checked again after each wait, until none is missing.
@@ -399,7 +498,8 @@ export class WatchHub {
           }
         }
         if (this.#closed) return;
-        for (const change of changes) this.#dispatch(change);
+        for (const change of changes) if (change.resourceVersion > this.#lastVersion) this.#dispatch(change);
+        this.#dispatchParked();
         if (res.rows.length < FETCH_BATCH) break;
       }
     } catch (err) {
@@ -415,6 +515,7 @@ export class WatchHub {
   }
 
   #dispatch(change: LazyChange): void {
+    this.stats.changesDispatched++;
     this.#lastVersion = change.resourceVersion;
     this.#remember(change);
     const set = this.#watchers.get(refKey(change));

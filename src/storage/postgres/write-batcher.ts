@@ -61,6 +61,14 @@ export interface WriteBatcherOptions {
    * be applied later behind its client's back. 0: no limit (--database-connect-timeout).
    */
   readonly maxQueueWaitMs?: number;
+  /**
+   * Called with every batch PostgreSQL committed (its ops, and its rows in op order) before its
+   * writers are answered. It may set the `object` of a successful create's row to the text stored
+   * (the writer is then answered with that text rather than making it again).
+   */
+  readonly committed?: (ops: readonly WriteOp[], rows: BatchRow[]) => void;
+  /** Called as each batch is sent; what it returns is called once the batch is answered (after `committed`) or failed. */
+  readonly sending?: () => () => void;
 }
 
 const DEFAULTS: WriteBatcherOptions = { maxInFlight: 2, maxBatchSize: 200, maxBatchBytes: 64 * 1024 * 1024 };
@@ -178,16 +186,28 @@ export class WriteBatcher {
   }
 
   async #run(ops: WriteOp[]): Promise<BatchRow[]> {
-    const res = await this.#queries.query<BatchRow>(
-      'kube_write_batch',
-      'select idx, outcome, resource_version, object from kube_write_batch($1::jsonb)',
-      [encodeBatch(ops)],
-    );
-    return res.rows;
+    const answered = this.#options.sending?.();
+    try {
+      const res = await this.#queries.query<BatchRow>(
+        'kube_write_batch',
+        'select idx, outcome, resource_version, object from kube_write_batch($1::jsonb)',
+        [encodeBatch(ops)],
+      );
+      try {
+        this.#options.committed?.(ops, res.rows);
+      } catch (err) {
+        // The batch is committed whatever the hook did: its writers are answered as such.
+        this.#options.logger?.warn({ err }, 'after a committed write batch');
+      }
+      return res.rows;
+    } finally {
+      answered?.();
+    }
   }
 }
 
-interface BatchRow {
+/** A row of kube_write_batch: the outcome of the write at `idx` (1-based) of the batch. */
+export interface BatchRow {
   idx: number;
   outcome: WriteResult['outcome'];
   resource_version: string | null;

@@ -1,0 +1,194 @@
+/**
+ * A process's own creates reach its watchers without the hub reading them back (WatchHub.committedHere):
+ * fanned out from what the write batcher sent, in version order, with no gap and no duplicate, even
+ * when another process writes between them or a fetch of history is under way at the same moment.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import pino from 'pino';
+import type { StoredKubeObject } from '../../src/api/types.ts';
+import { openDatabase, type Database } from '../../src/storage/postgres/database.ts';
+import type { HistoryRow } from '../../src/storage/postgres/change.ts';
+import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.ts';
+import { WatchHub } from '../../src/storage/postgres/watch-hub.ts';
+import type { ObjectKey, ResourceRef, WatchHandle } from '../../src/storage/storage.ts';
+import { openTestDatabase, type OpenedDatabase } from '../helpers/storage.ts';
+
+const logger = pino({ level: 'silent' });
+const CM: ResourceRef = { group: '', resource: 'configmaps' };
+let opened: OpenedDatabase;
+/** Polls rarely and waits long for its own batches, so that what it reads from history is only what it must. */
+let storage: PostgresStorage;
+/** A second process on the same database: its own pool, write batcher and hub. */
+let otherDatabase: Database;
+let other: PostgresStorage;
+
+before(async () => {
+  opened = await openTestDatabase('pgkube_own_writes');
+  storage = new PostgresStorage({ database: opened.database, logger, pollIntervalMs: 60_000, ownBatchHoldMs: 10_000 });
+  await storage.start();
+  otherDatabase = await openDatabase({ url: opened.testDb.url, logger });
+  other = new PostgresStorage({ database: otherDatabase, logger, pollIntervalMs: 200 });
+  await other.start();
+});
+
+after(async () => {
+  await other.close();
+  await otherDatabase.close();
+  await storage.close();
+  await opened.close();
+});
+
+const key = (namespace: string, name: string): ObjectKey => ({ ...CM, namespace, name });
+const configMap = (namespace: string, name: string): StoredKubeObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace, uid: randomUUID(), resourceVersion: '', labels: { n: name } },
+  data: { k: name },
+});
+
+async function until(probe: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 400 && !probe(); i++) await new Promise((r) => setTimeout(r, 25));
+  assert.ok(probe(), what);
+}
+
+interface Seen {
+  readonly type: string;
+  readonly resourceVersion: number;
+  readonly object: StoredKubeObject;
+}
+
+interface Watching {
+  readonly events: Seen[];
+  readonly handle: WatchHandle;
+}
+
+async function watchFromNow(on: PostgresStorage, namespace: string): Promise<Watching> {
+  const events: Seen[] = [];
+  const handle = await on.watch(CM, { namespace, fromVersion: await on.currentVersion() }, {
+    onEvent: (ev) => void events.push({ type: ev.type, resourceVersion: ev.resourceVersion, object: ev.object }),
+    onClose: () => undefined,
+  });
+  return { events, handle };
+}
+
+/** Every event once, in strictly rising versions, each carrying the object stored at its version. */
+function assertInOrderOnce(events: readonly Seen[], names: readonly string[]): void {
+  const versions = events.map((e) => e.resourceVersion);
+  for (let i = 1; i < versions.length; i++) assert.ok(versions[i] > versions[i - 1], `version ${versions[i]} after ${versions[i - 1]}`);
+  assert.deepEqual(events.map((e) => e.object.metadata.name).sort(), [...names].sort());
+  for (const e of events) {
+    assert.equal(e.type, 'ADDED');
+    assert.equal(e.object.metadata.resourceVersion, String(e.resourceVersion));
+    assert.deepEqual((e.object as { data?: unknown }).data, { k: e.object.metadata.name });
+  }
+}
+
+test("a process's own creates are fanned out without reading history, each with its stored object", async () => {
+  const ns = 'own-plain';
+  const w = await watchFromNow(storage, ns);
+  const { rowsRead, objectsRead, ownChangesDispatched } = storage.hub.stats;
+  const names = Array.from({ length: 20 }, (_, i) => `c-${i}`);
+  // Concurrent creates leave in batches of several.
+  const created = await Promise.all(names.map((n) => storage.create(key(ns, n), configMap(ns, n))));
+  await until(() => w.events.length === names.length, `${names.length} events (got ${w.events.length})`);
+  assertInOrderOnce(w.events, names);
+  // What the watcher got is what was stored at that version, and what the writer was answered.
+  for (const c of created) {
+    const ev = w.events.find((e) => e.object.metadata.name === c.object.metadata.name)!;
+    assert.equal(ev.resourceVersion, c.resourceVersion);
+    assert.deepEqual(JSON.parse(c.text), ev.object);
+    const read = await storage.get(key(ns, c.object.metadata.name));
+    assert.deepEqual(read!.object, ev.object);
+  }
+  assert.equal(storage.hub.stats.ownChangesDispatched, ownChangesDispatched + names.length);
+  // Their notifications find nothing new to read.
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(storage.hub.stats.rowsRead, rowsRead, 'no history row was read');
+  assert.equal(storage.hub.stats.objectsRead, objectsRead);
+  w.handle.stop();
+});
+
+test('creates of two processes interleaved reach the watchers of both, in version order, once each', async () => {
+  const ns = 'own-two';
+  const here = await watchFromNow(storage, ns);
+  const there = await watchFromNow(other, ns);
+  const names: string[] = [];
+  const writes: Promise<unknown>[] = [];
+  for (let i = 0; i < 60; i++) {
+    const name = `x-${i}`;
+    names.push(name);
+    writes.push((i % 2 === 0 ? storage : other).create(key(ns, name), configMap(ns, name)));
+  }
+  await Promise.all(writes);
+  for (const w of [here, there]) {
+    await until(() => w.events.length >= names.length, `${names.length} events (got ${w.events.length})`);
+    assertInOrderOnce(w.events, names);
+  }
+  here.handle.stop();
+  there.handle.stop();
+});
+
+test('a fetch of history under way when own changes are fanned out does not send them again', async () => {
+  const ns = 'own-race';
+  // A hub of its own that polls rarely, so that only the fetch this test starts reads the rows.
+  const hub = new WatchHub({
+    pool: opened.database.pool,
+    queries: opened.database.queries,
+    listenConnection: opened.database.listenConnection,
+    logger,
+    maxBufferedEvents: 1000,
+    maxBufferedBytes: 1024 * 1024,
+    pollIntervalMs: 60_000,
+    listenCheckTimeoutMs: 5000,
+  });
+  await hub.start();
+  try {
+    const seen: Seen[] = [];
+    const handle = await hub.watch(CM, { namespace: ns, fromVersion: hub.lastVersion }, {
+      onEvent: (ev) => void seen.push({ type: ev.type, resourceVersion: ev.resourceVersion, object: ev.object }),
+      onClose: () => undefined,
+    });
+    const from = hub.lastVersion;
+    const rows: HistoryRow[] = [1, 2, 3].map((i) => {
+      const object = { ...configMap(ns, `r-${i}`), metadata: { ...configMap(ns, `r-${i}`).metadata, resourceVersion: String(from + i) } };
+      return { resource_version: String(from + i), api_group: '', resource: 'configmaps', namespace: ns, name: `r-${i}`, event_type: 'ADDED', object: JSON.stringify(object), previous: null, unreadable: null };
+    });
+    // The rows are in history (without a notification), and the sequence is past them.
+    await opened.database.pool.query(
+      `insert into history (resource_version, api_group, resource, namespace, name, event_type, object)
+       select (r->>'resource_version')::bigint, r->>'api_group', r->>'resource', r->>'namespace', r->>'name', r->>'event_type', (r->>'object')::jsonb
+         from jsonb_array_elements($1::jsonb) r`,
+      [JSON.stringify(rows)],
+    );
+    await opened.database.pool.query(`select setval('resource_version_seq', $1)`, [from + 3]);
+    // A fetch goes out now and its snapshot holds the three rows; they are fanned out from memory before it is back.
+    const { changesDispatched, rowsRead } = hub.stats;
+    hub.notify();
+    hub.committedHere(rows);
+    assert.equal(seen.length, 3);
+    await until(() => hub.stats.rowsRead >= rowsRead + 3, 'the fetch to have read the rows');
+    await new Promise((r) => setTimeout(r, 100));
+    assertInOrderOnce(seen, ['r-1', 'r-2', 'r-3']);
+    // Watchers drop a version they have had; the hub must not even offer it (its ring stays in order).
+    assert.equal(hub.stats.changesDispatched, changesDispatched + 3);
+    assert.equal(hub.lastVersion, from + 3);
+    handle.stop();
+  } finally {
+    await hub.close();
+  }
+});
+
+test('updates and deletes, whose previous objects only the database holds, still reach watchers through the fetch', async () => {
+  const ns = 'own-update';
+  const w = await watchFromNow(storage, ns);
+  const a = await storage.create(key(ns, 'a'), configMap(ns, 'a'));
+  const updated = await storage.update(key(ns, 'a'), { ...a.object, data: { k: 'changed' } }, a.resourceVersion);
+  await storage.delete(key(ns, 'a'));
+  await until(() => w.events.length === 3, `3 events (got ${w.events.length})`);
+  assert.deepEqual(w.events.map((e) => e.type), ['ADDED', 'MODIFIED', 'DELETED']);
+  assert.equal(w.events[1].resourceVersion, updated.resourceVersion);
+  assert.deepEqual((w.events[1].object as { data?: unknown }).data, { k: 'changed' });
+  w.handle.stop();
+});
