@@ -1,7 +1,8 @@
 /**
- * A process's own creates reach its watchers without the hub reading them back (WatchHub.committedHere):
- * fanned out from what the write batcher sent, in version order, with no gap and no duplicate, even
- * when another process writes between them or a fetch of history is under way at the same moment.
+ * A process's own writes reach its watchers without the hub reading them back (WatchHub.committedHere):
+ * fanned out from what the write batcher sent (an update's or delete's previous object from the ring),
+ * in version order, with no gap and no duplicate, even when another process writes between them or a
+ * fetch of history is under way at the same moment.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -12,7 +13,7 @@ import { openDatabase, type Database } from '../../src/storage/postgres/database
 import type { HistoryRow } from '../../src/storage/postgres/change.ts';
 import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.ts';
 import { WatchHub } from '../../src/storage/postgres/watch-hub.ts';
-import type { ObjectKey, ResourceRef, WatchHandle } from '../../src/storage/storage.ts';
+import type { ObjectFilter, ObjectKey, ResourceRef, StoredObject, WatchHandle } from '../../src/storage/storage.ts';
 import { openTestDatabase, type OpenedDatabase } from '../helpers/storage.ts';
 
 const logger = pino({ level: 'silent' });
@@ -64,9 +65,9 @@ interface Watching {
   readonly handle: WatchHandle;
 }
 
-async function watchFromNow(on: PostgresStorage, namespace: string): Promise<Watching> {
+async function watchFromNow(on: PostgresStorage, namespace: string, filter?: ObjectFilter): Promise<Watching> {
   const events: Seen[] = [];
-  const handle = await on.watch(CM, { namespace, fromVersion: await on.currentVersion() }, {
+  const handle = await on.watch(CM, { namespace, fromVersion: await on.currentVersion(), filter }, {
     onEvent: (ev) => void events.push({ type: ev.type, resourceVersion: ev.resourceVersion, object: ev.object }),
     onClose: () => undefined,
   });
@@ -174,21 +175,81 @@ test('a fetch of history under way when own changes are fanned out does not send
     // Watchers drop a version they have had; the hub must not even offer it (its ring stays in order).
     assert.equal(hub.stats.changesDispatched, changesDispatched + 3);
     assert.equal(hub.lastVersion, from + 3);
+
+    // An update whose version condition names a change of another object in the ring is not given
+    // that object as its previous one: the batch is left to the fetch.
+    const own = hub.stats.ownChangesDispatched;
+    hub.committedHere([{ ...rows[0], resource_version: String(from + 4), name: 'r-9', event_type: 'MODIFIED', previousVersion: from + 1 }]);
+    assert.equal(hub.stats.ownChangesDispatched, own);
+    assert.equal(hub.lastVersion, from + 3);
     handle.stop();
   } finally {
     await hub.close();
   }
 });
 
-test('updates and deletes, whose previous objects only the database holds, still reach watchers through the fetch', async () => {
+/** Label selector `app=web`, as the registry would build it (only `matches` is used by the hub). */
+const webOnly: ObjectFilter = {
+  labels: [] as never,
+  fields: [] as never,
+  matches: (obj) => obj.metadata.labels?.app === 'web',
+};
+
+const relabelled = (stored: StoredObject, app: string): StoredKubeObject => ({ ...stored.object, metadata: { ...stored.object.metadata, labels: { app } } });
+
+test('updates and deletes conditioned on a version are fanned out with their previous objects from the ring, selectors and all', async () => {
   const ns = 'own-update';
-  const w = await watchFromNow(storage, ns);
-  const a = await storage.create(key(ns, 'a'), configMap(ns, 'a'));
-  const updated = await storage.update(key(ns, 'a'), { ...a.object, data: { k: 'changed' } }, a.resourceVersion);
-  await storage.delete(key(ns, 'a'));
-  await until(() => w.events.length === 3, `3 events (got ${w.events.length})`);
-  assert.deepEqual(w.events.map((e) => e.type), ['ADDED', 'MODIFIED', 'DELETED']);
-  assert.equal(w.events[1].resourceVersion, updated.resourceVersion);
-  assert.deepEqual((w.events[1].object as { data?: unknown }).data, { k: 'changed' });
+  const from = await storage.currentVersion();
+  const all = await watchFromNow(storage, ns);
+  const web = await watchFromNow(storage, ns, webOnly);
+  const { rowsRead, ownChangesDispatched } = storage.hub.stats;
+  const a = await storage.create(key(ns, 'a'), { ...configMap(ns, 'a'), metadata: { ...configMap(ns, 'a').metadata, labels: { app: 'web' } } });
+  // a leaves the selector, comes back, and is deleted.
+  const left = await storage.update(key(ns, 'a'), relabelled(a, 'db'), a.resourceVersion);
+  const back = await storage.update(key(ns, 'a'), relabelled(left, 'web'), left.resourceVersion);
+  const gone = await storage.delete(key(ns, 'a'), back.resourceVersion);
+  await until(() => all.events.length === 4 && web.events.length === 4, `4 events each (got ${all.events.length}, ${web.events.length})`);
+  assert.deepEqual(all.events.map((e) => `${e.type} ${e.resourceVersion} ${e.object.metadata.labels?.app}`), [
+    `ADDED ${a.resourceVersion} web`,
+    `MODIFIED ${left.resourceVersion} db`,
+    `MODIFIED ${back.resourceVersion} web`,
+    `DELETED ${gone.resourceVersion} web`,
+  ]);
+  // The selector's transitions need each change's previous object.
+  assert.deepEqual(web.events.map((e) => `${e.type} ${e.resourceVersion}`), [
+    `ADDED ${a.resourceVersion}`,
+    `DELETED ${left.resourceVersion}`,
+    `ADDED ${back.resourceVersion}`,
+    `DELETED ${gone.resourceVersion}`,
+  ]);
+  assert.equal(storage.hub.stats.ownChangesDispatched, ownChangesDispatched + 4);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(storage.hub.stats.rowsRead, rowsRead, 'no history row was read');
+  // A process that read them from history sees the same.
+  for (const [filter, expected] of [[undefined, all.events], [webOnly, web.events]] as const) {
+    const seen: Seen[] = [];
+    const h = await other.watch(CM, { namespace: ns, fromVersion: from, filter }, {
+      onEvent: (ev) => void seen.push({ type: ev.type, resourceVersion: ev.resourceVersion, object: ev.object }),
+      onClose: () => undefined,
+    });
+    await until(() => seen.length === 4, `4 events from history (got ${seen.length})`);
+    assert.deepEqual(seen, expected);
+    h.stop();
+  }
+  all.handle.stop();
+  web.handle.stop();
+});
+
+test('an update or delete not conditioned on a version is read back by the fetch, and arrives all the same', async () => {
+  const ns = 'own-unconditional';
+  const w = await watchFromNow(storage, ns, webOnly);
+  const a = await storage.create(key(ns, 'a'), { ...configMap(ns, 'a'), metadata: { ...configMap(ns, 'a').metadata, labels: { app: 'web' } } });
+  const { rowsRead } = storage.hub.stats;
+  const left = await storage.update(key(ns, 'a'), relabelled(a, 'db'));
+  const gone = await storage.delete(key(ns, 'a'));
+  await until(() => storage.hub.lastVersion >= gone.resourceVersion, 'the hub to have fetched the delete');
+  // The update takes a out of the selector (its DELETED); the delete of an object outside it is not seen.
+  assert.deepEqual(w.events.map((e) => `${e.type} ${e.resourceVersion}`), [`ADDED ${a.resourceVersion}`, `DELETED ${left.resourceVersion}`]);
+  assert.ok(storage.hub.stats.rowsRead >= rowsRead + 2, 'the update and the delete were read from history');
   w.handle.stop();
 });

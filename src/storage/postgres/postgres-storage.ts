@@ -15,14 +15,13 @@ import {
   type WatchListener,
   type WatchOptions,
 } from '../storage.ts';
-import type { HistoryRow } from './change.ts';
 import type { Database } from './database.ts';
 import { DEFAULT_LIST_CURSOR_OPTIONS, PostgresListCursor, type ListCursorOptions } from './list-cursor.ts';
 import { buildListQuery, knownRemainingAfter } from './list-query.ts';
 import { Slots } from './slots.ts';
 import type { PreparedQueries } from './prepared-queries.ts';
 import { orUnavailable } from './unavailable.ts';
-import { WatchHub } from './watch-hub.ts';
+import { WatchHub, type OwnChange } from './watch-hub.ts';
 import { GetBatcher } from './get-batcher.ts';
 import { WriteBatcher, type BatchRow, type WriteOp, type WriteResult } from './write-batcher.ts';
 import { stringifyJson } from '../../codecs/deep-json.ts';
@@ -286,38 +285,20 @@ export class PostgresStorage implements Storage {
   }
 
   /**
-   * A batch this process committed: each created object's stored text is made here, once, for both
-   * its writer's answer and the watch hub, which fans a batch of creates out without reading it back
-   * (WatchHub.committedHere). A batch with an update or a delete is left to the hub's fetch: the
-   * previous object its watchers need is known only to the database.
+   * A batch this process committed: each created or updated object's stored text is made here, once,
+   * for both its writer's answer and the watch hub, which fans the batch out without reading it back
+   * (WatchHub.committedHere). A batch with a write the hub cannot rebuild (an update or delete not
+   * conditioned on a version, whose previous object only the database knows, or the removal of an
+   * unreadable row) is left to the hub's fetch.
    */
   #committed(ops: readonly WriteOp[], rows: BatchRow[]): void {
-    const changes: HistoryRow[] = [];
+    const changes: OwnChange[] = [];
     let complete = true;
     for (const row of rows) {
       if (row.outcome !== 'ok') continue;
-      const op = ops[row.idx - 1];
-      if (op.op !== 'create' || row.object !== null || op.objectText === undefined || row.resource_version === null) {
-        complete = false;
-        continue;
-      }
-      const text = withVersion(op.objectText, row.resource_version);
-      if (text === undefined) {
-        complete = false;
-        continue;
-      }
-      row.object = text;
-      changes.push({
-        resource_version: row.resource_version,
-        api_group: op.g,
-        resource: op.r,
-        namespace: op.ns,
-        name: op.n,
-        event_type: 'ADDED',
-        object: text,
-        previous: null,
-        unreadable: null,
-      });
+      const change = ownChange(ops[row.idx - 1], row);
+      if (change) changes.push(change);
+      else complete = false;
     }
     if (complete) this.hub.committedHere(changes);
   }
@@ -419,6 +400,27 @@ function written(object: StoredKubeObject, sent: string, result: WriteResult): S
   // Made when the batch committed (see #committed), or echoed by a database before 0005.
   if (result.objectText !== null) return { text: result.objectText, object, resourceVersion };
   return { text: withVersion(sent, String(resourceVersion)) ?? stringifyJson(object), object, resourceVersion };
+}
+
+/**
+ * The history row a committed write made, as far as the server knows it (see WatchHub.OwnChange). A
+ * created or updated object's text (the text sent, version in its slot) becomes its row's `object`,
+ * which its writer is answered with.
+ */
+function ownChange(op: WriteOp, row: BatchRow): OwnChange | undefined {
+  if (row.resource_version === null) return undefined;
+  const at = { resource_version: row.resource_version, api_group: op.g, resource: op.r, namespace: op.ns, name: op.n, unreadable: null };
+  if (op.op === 'delete') {
+    if (op.rv === undefined || op.unreadable !== undefined || row.object === null) return undefined;
+    return { ...at, event_type: 'DELETED', object: row.object, previous: null, previousVersion: op.rv };
+  }
+  if (row.object !== null || op.objectText === undefined) return undefined;
+  if (op.op === 'update' && op.rv === undefined) return undefined;
+  const text = withVersion(op.objectText, row.resource_version);
+  if (text === undefined) return undefined;
+  row.object = text;
+  if (op.op === 'create') return { ...at, event_type: 'ADDED', object: text, previous: null };
+  return { ...at, event_type: 'MODIFIED', object: text, previous: null, previousVersion: op.rv };
 }
 
 /** The text sent with the version in its slot: the object as stored (undefined if the slot is not there). */

@@ -28,6 +28,15 @@ export interface WatchHubOptions {
   readonly ownBatchHoldMs?: number;
 }
 
+/**
+ * A change this process committed, as WatchHub.committedHere takes it: its history row, where an
+ * update's or a delete's `previous` is not known yet but is the object at `previousVersion` (the
+ * version the write was conditioned on).
+ */
+export interface OwnChange extends HistoryRow {
+  readonly previousVersion?: number;
+}
+
 /** What the hub has read from history, for tests and benchmarks (see WatchHub.stats). */
 export interface WatchHubStats {
   /** History rows read, with or without their object. */
@@ -85,7 +94,7 @@ export class WatchHub {
   readonly #ownInFlight = new Set<number>();
   #held: { version: number; through: number }[] = [];
   /** Own committed batches answered ahead of the changes before them, by first version (see committedHere). */
-  #parked: { first: number; rows: readonly HistoryRow[] }[] = [];
+  #parked: { first: number; changes: readonly OwnChange[] }[] = [];
   #holdTimer: NodeJS.Timeout | undefined;
   #fetching: Promise<void> | null = null;
   #fetchAgain = false;
@@ -204,17 +213,17 @@ export class WatchHub {
    * Changes this process has just committed, in version order (from its write batcher; a gap between
    * two is a version the batch drew and did not use). When they follow the last version fanned out,
    * no other change can lie among them (every version is drawn under the write lock, which the batch
-   * held from before its first version to its commit), so they are fanned out at once and
-   * the batch's notification finds nothing left to read. A batch answered ahead of the one before it
+   * held from before its first version to its commit), so they are fanned out at once and the
+   * batch's notification finds nothing left to read. A batch answered ahead of the one before it
    * (their connections are read in either order) waits for it here; one that follows another
    * process's change, or a version drawn and not used, is read by the fetch its notification brings.
    * Changes of resources nobody watches are kept as stubs, as a fetch would keep them.
    */
-  committedHere(rows: readonly HistoryRow[]): void {
-    if (this.#closed || rows.length === 0) return;
-    const first = Number(rows[0].resource_version);
+  committedHere(changes: readonly OwnChange[]): void {
+    if (this.#closed || changes.length === 0) return;
+    const first = Number(changes[0].resource_version);
     if (first <= this.#lastVersion) return;
-    this.#parked.push({ first, rows });
+    this.#parked.push({ first, changes });
     this.#parked.sort((a, b) => a.first - b.first);
     this.#dispatchParked();
   }
@@ -222,18 +231,50 @@ export class WatchHub {
   /** Fans out the parked own batches that now follow the last version; forgets those a fetch has passed. */
   #dispatchParked(): void {
     while (this.#parked.length > 0) {
-      const { first, rows } = this.#parked[0];
+      const { first, changes } = this.#parked[0];
       if (first > this.#lastVersion + 1) break;
       this.#parked.shift();
       if (first <= this.#lastVersion) continue;
-      this.stats.ownChangesDispatched += rows.length;
-      for (const row of rows) {
-        const watched = (this.#watchers.get(`${row.api_group}/${row.resource}`)?.size ?? 0) > 0;
-        this.#dispatch(new LazyChange(watched ? row : { ...row, object: null, previous: null }));
-      }
+      // A watched change whose previous object the ring does not hold: the batch is left to the fetch.
+      const ready = this.#withPrevious(changes);
+      if (!ready) continue;
+      this.stats.ownChangesDispatched += ready.length;
+      for (const change of ready) this.#dispatch(change);
     }
     // Batches behind a gap only a fetch fills: a few are kept for it, never an unbounded queue.
     if (this.#parked.length > MAX_PARKED_BATCHES) this.#parked.splice(0, this.#parked.length - MAX_PARKED_BATCHES);
+  }
+
+  /**
+   * The batch's changes as the hub keeps them: stubs for resources nobody watches, and for watched
+   * ones an update's or a delete's previous object, which is the object at the version the write was
+   * conditioned on, from the ring (undefined if it is not there with its object).
+   */
+  #withPrevious(changes: readonly OwnChange[]): LazyChange[] | undefined {
+    const out: LazyChange[] = [];
+    for (const change of changes) {
+      if ((this.#watchers.get(`${change.api_group}/${change.resource}`)?.size ?? 0) === 0) {
+        out.push(new LazyChange({ ...change, object: null, previous: null }));
+        continue;
+      }
+      if (change.previousVersion === undefined) {
+        out.push(new LazyChange(change));
+        continue;
+      }
+      const previous = this.#objectTextAt(change.previousVersion, change);
+      if (previous === undefined) return undefined;
+      out.push(new LazyChange({ ...change, previous }));
+    }
+    return out;
+  }
+
+  /** The text of the object `of` names as it was at `version`, if the ring holds that change with its object. */
+  #objectTextAt(version: number, of: HistoryRow): string | undefined {
+    const i = this.#ringIndexAfter(version - 1);
+    const c = this.#ring[i];
+    if (i >= this.#ring.length || c.resourceVersion !== version || !c.hasObject || c.type === 'DELETED') return undefined;
+    if (c.name !== of.name || c.namespace !== of.namespace || c.resource !== of.resource || c.group !== of.api_group) return undefined;
+    return c.objectText;
   }
 
   /**
