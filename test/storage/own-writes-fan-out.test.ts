@@ -131,9 +131,8 @@ test('creates of two processes interleaved reach the watchers of both, in versio
   there.handle.stop();
 });
 
-test('a fetch of history under way when own changes are fanned out does not send them again', async () => {
-  const ns = 'own-race';
-  // A hub of its own that polls rarely, so that only the fetch this test starts reads the rows.
+/** A hub of its own that polls rarely, so that only the fetches a test brings about read history. */
+async function quietHub(ownBatchHoldMs?: number): Promise<WatchHub> {
   const hub = new WatchHub({
     pool: opened.database.pool,
     queries: opened.database.queries,
@@ -143,27 +142,49 @@ test('a fetch of history under way when own changes are fanned out does not send
     maxBufferedBytes: 1024 * 1024,
     pollIntervalMs: 60_000,
     listenCheckTimeoutMs: 5000,
+    ownBatchHoldMs,
   });
   await hub.start();
+  return hub;
+}
+
+async function watchHub(hub: WatchHub, namespace: string): Promise<Watching> {
+  const events: Seen[] = [];
+  const handle = await hub.watch(CM, { namespace, fromVersion: hub.lastVersion }, {
+    onEvent: (ev) => void events.push({ type: ev.type, resourceVersion: ev.resourceVersion, object: ev.object }),
+    onClose: () => undefined,
+  });
+  return { events, handle };
+}
+
+/**
+ * ADDED rows for `names` put straight into history after version `from` (no write function, no
+ * notification), with the sequence moved past them.
+ */
+async function historyRows(namespace: string, from: number, names: readonly string[]): Promise<HistoryRow[]> {
+  const rows: HistoryRow[] = names.map((name, i) => {
+    const object = { ...configMap(namespace, name), metadata: { ...configMap(namespace, name).metadata, resourceVersion: String(from + i + 1) } };
+    return { resource_version: String(from + i + 1), api_group: '', resource: 'configmaps', namespace, name, event_type: 'ADDED', object: JSON.stringify(object), previous: null, unreadable: null };
+  });
+  await opened.database.pool.query(
+    `insert into history (resource_version, api_group, resource, namespace, name, event_type, object)
+     select (r->>'resource_version')::bigint, r->>'api_group', r->>'resource', r->>'namespace', r->>'name', r->>'event_type', (r->>'object')::jsonb
+       from jsonb_array_elements($1::jsonb) r`,
+    [JSON.stringify(rows)],
+  );
+  await opened.database.pool.query(`select setval('resource_version_seq', $1)`, [from + names.length]);
+  return rows;
+}
+
+const notifyChanges = (version: number) => opened.database.pool.query(`select pg_notify('kube_changes', $1)`, [String(version)]);
+
+test('a fetch of history under way when own changes are fanned out does not send them again', async () => {
+  const ns = 'own-race';
+  const hub = await quietHub();
   try {
-    const seen: Seen[] = [];
-    const handle = await hub.watch(CM, { namespace: ns, fromVersion: hub.lastVersion }, {
-      onEvent: (ev) => void seen.push({ type: ev.type, resourceVersion: ev.resourceVersion, object: ev.object }),
-      onClose: () => undefined,
-    });
+    const { events: seen, handle } = await watchHub(hub, ns);
     const from = hub.lastVersion;
-    const rows: HistoryRow[] = [1, 2, 3].map((i) => {
-      const object = { ...configMap(ns, `r-${i}`), metadata: { ...configMap(ns, `r-${i}`).metadata, resourceVersion: String(from + i) } };
-      return { resource_version: String(from + i), api_group: '', resource: 'configmaps', namespace: ns, name: `r-${i}`, event_type: 'ADDED', object: JSON.stringify(object), previous: null, unreadable: null };
-    });
-    // The rows are in history (without a notification), and the sequence is past them.
-    await opened.database.pool.query(
-      `insert into history (resource_version, api_group, resource, namespace, name, event_type, object)
-       select (r->>'resource_version')::bigint, r->>'api_group', r->>'resource', r->>'namespace', r->>'name', r->>'event_type', (r->>'object')::jsonb
-         from jsonb_array_elements($1::jsonb) r`,
-      [JSON.stringify(rows)],
-    );
-    await opened.database.pool.query(`select setval('resource_version_seq', $1)`, [from + 3]);
+    const rows = await historyRows(ns, from, ['r-1', 'r-2', 'r-3']);
     // A fetch goes out now and its snapshot holds the three rows; they are fanned out from memory before it is back.
     const { changesDispatched, rowsRead } = hub.stats;
     hub.notify();
@@ -196,6 +217,36 @@ const webOnly: ObjectFilter = {
 };
 
 const relabelled = (stored: StoredObject, app: string): StoredKubeObject => ({ ...stored.object, metadata: { ...stored.object.metadata, labels: { app } } });
+
+test("another process's notification waits for this process's batches in flight, and no longer than the hold", async () => {
+  const ns = 'own-hold';
+  const waiting = await quietHub(60_000);
+  const bounded = await quietHub(50);
+  try {
+    const a = await watchHub(waiting, ns);
+    const b = await watchHub(bounded, ns);
+    // A batch of each hub's own is on its way (and never answered, for the second hub).
+    const answered = waiting.ownBatchSent();
+    bounded.ownBatchSent();
+    const from = waiting.lastVersion;
+    await historyRows(ns, from, ['h-1']);
+    await notifyChanges(from + 1);
+    // The hold ends on its own: the change arrives though the batch never does.
+    await until(() => b.events.length === 1, 'the change past the hold');
+    assert.equal(a.events.length, 0, 'held while the batch is in flight');
+    assert.equal(waiting.lastVersion, from);
+    // The batch is answered (it was not the change's writer): the fetch goes out.
+    answered();
+    await until(() => a.events.length === 1, 'the change once the batch was answered');
+    assertInOrderOnce(a.events, ['h-1']);
+    assertInOrderOnce(b.events, ['h-1']);
+    a.handle.stop();
+    b.handle.stop();
+  } finally {
+    await waiting.close();
+    await bounded.close();
+  }
+});
 
 test('updates and deletes conditioned on a version are fanned out with their previous objects from the ring, selectors and all', async () => {
   const ns = 'own-update';

@@ -317,8 +317,6 @@ export class WatchHub {
     if (this.#held.length === 0) {
       clearTimeout(this.#holdTimer);
       this.#holdTimer = undefined;
-    } else if (all) {
-      this.#holdTimer = undefined;
     }
     if (newest > this.#lastVersion) this.#requestFetch();
   }
