@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import pino from 'pino';
 import { migrateUp, openDatabase, type Database } from '../../src/storage/postgres/database.ts';
 import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.ts';
@@ -46,4 +47,10 @@ export async function openTestStorage(prefix: string): Promise<OpenedStorage> {
       await opened.close();
     },
   };
+}
+
+/** Waits for `probe` to hold, checking every 25 ms, `attempts` times at most; fails naming `what`. */
+export async function until(probe: () => boolean, what: string, attempts = 400): Promise<void> {
+  for (let i = 0; i < attempts && !probe(); i++) await new Promise((r) => setTimeout(r, 25));
+  assert.ok(probe(), what);
 }

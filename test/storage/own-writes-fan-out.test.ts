@@ -14,7 +14,7 @@ import type { HistoryRow } from '../../src/storage/postgres/change.ts';
 import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.ts';
 import { WatchHub } from '../../src/storage/postgres/watch-hub.ts';
 import type { ObjectFilter, ObjectKey, ResourceRef, StoredObject, WatchHandle } from '../../src/storage/storage.ts';
-import { openTestDatabase, type OpenedDatabase } from '../helpers/storage.ts';
+import { openTestDatabase, until, type OpenedDatabase } from '../helpers/storage.ts';
 
 const logger = pino({ level: 'silent' });
 const CM: ResourceRef = { group: '', resource: 'configmaps' };
@@ -48,11 +48,6 @@ const configMap = (namespace: string, name: string): StoredKubeObject => ({
   metadata: { name, namespace, uid: randomUUID(), resourceVersion: '', labels: { n: name } },
   data: { k: name },
 });
-
-async function until(probe: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400 && !probe(); i++) await new Promise((r) => setTimeout(r, 25));
-  assert.ok(probe(), what);
-}
 
 interface Seen {
   readonly type: string;

@@ -13,7 +13,7 @@ import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.ts'
 import { WatchHub } from '../../src/storage/postgres/watch-hub.ts';
 import { StorageError, type ObjectFilter, type ObjectKey, type ResourceRef, type WatchOptions } from '../../src/storage/storage.ts';
 import type { TestDatabase } from '../helpers/database.ts';
-import { openTestStorage, type OpenedStorage } from '../helpers/storage.ts';
+import { openTestStorage, until, type OpenedStorage } from '../helpers/storage.ts';
 
 const logger = pino({ level: 'silent' });
 const CM: ResourceRef = { group: '', resource: 'configmaps' };
@@ -55,11 +55,6 @@ const object = (kind: string, namespace: string, name: string, labels: Record<st
   metadata: { name, namespace, uid: randomUUID(), resourceVersion: '', labels },
   data: { k: value },
 });
-
-async function until(probe: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400 && !probe(); i++) await new Promise((r) => setTimeout(r, 25));
-  assert.ok(probe(), what);
-}
 
 /** Label selector `app=web`, as the registry would build it (only `matches` is used by the hub). */
 const webOnly: ObjectFilter = {

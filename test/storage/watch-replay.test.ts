@@ -6,7 +6,7 @@ import type { StoredKubeObject } from '../../src/api/types.ts';
 import type { Database } from '../../src/storage/postgres/database.ts';
 import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.ts';
 import type { ObjectKey, WatchCloseReason } from '../../src/storage/storage.ts';
-import { openTestDatabase, type OpenedDatabase } from '../helpers/storage.ts';
+import { openTestDatabase, until, type OpenedDatabase } from '../helpers/storage.ts';
 
 const logger = pino({ level: 'silent' });
 const CM = { group: '', resource: 'configmaps' };
@@ -49,11 +49,6 @@ function gate() {
   };
 }
 
-async function until(probe: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200 && !probe(); i++) await new Promise((r) => setTimeout(r, 25));
-  assert.ok(probe(), what);
-}
-
 test('a replay waits for a consumer that asks for room, then continues live without gaps or repeats', async () => {
   const ns = 'replay-waits';
   const from = await storage.currentVersion();
@@ -67,13 +62,13 @@ test('a replay waits for a consumer that asks for room, then continues live with
     onClose: () => undefined,
     room: g.room,
   });
-  await until(() => g.waiting(), 'the replay to wait for room');
+  await until(() => g.waiting(), 'the replay to wait for room', 200);
   assert.deepEqual(names, ['old-0'], 'one change, then the replay waits');
   await storage.create(key(ns, 'live-0'), configMap(ns, 'live-0'));
   g.open();
   const handle = await watching;
   await storage.create(key(ns, 'live-1'), configMap(ns, 'live-1'));
-  await until(() => names.length === 7, `all events (${names.join(', ')})`);
+  await until(() => names.length === 7, `all events (${names.join(', ')})`, 200);
   assert.deepEqual(names, ['old-0', 'old-1', 'old-2', 'old-3', 'old-4', 'live-0', 'live-1']);
   handle.stop();
 });
@@ -90,11 +85,11 @@ test('live changes held while a replay waits are bounded by bytes: past the boun
     onClose: (reason) => (closedWith = reason),
     room: g.room,
   });
-  await until(() => g.waiting(), 'the replay to wait for room');
+  await until(() => g.waiting(), 'the replay to wait for room', 200);
   // Few changes (far below the count bound), but more object text than the byte bound.
   const big = 'x'.repeat(MAX_BUFFERED_BYTES / 4);
   for (let i = 0; i < 6; i++) await storage.create(key(ns, `live-${i}`), configMap(ns, `live-${i}`, big));
-  await until(() => closedWith !== undefined, 'the watch to be closed');
+  await until(() => closedWith !== undefined, 'the watch to be closed', 200);
   assert.equal(closedWith, 'slow');
   g.open();
   (await watching).stop();
