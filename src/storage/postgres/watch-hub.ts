@@ -253,7 +253,7 @@ export class WatchHub {
   #withPrevious(changes: readonly OwnChange[]): LazyChange[] | undefined {
     const out: LazyChange[] = [];
     for (const change of changes) {
-      if ((this.#watchers.get(`${change.api_group}/${change.resource}`)?.size ?? 0) === 0) {
+      if ((this.#watchers.get(refKey({ group: change.api_group, resource: change.resource }))?.size ?? 0) === 0) {
         out.push(new LazyChange({ ...change, object: null, previous: null }));
         continue;
       }

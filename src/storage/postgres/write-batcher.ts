@@ -63,8 +63,8 @@ export interface WriteBatcherOptions {
   readonly maxQueueWaitMs?: number;
   /**
    * Called with every batch PostgreSQL committed (its ops, and its rows in op order) before its
-   * writers are answered. It may set the `object` of a successful create's row to the text stored
-   * (the writer is then answered with that text rather than making it again).
+   * writers are answered. It may set the `object` of a successful create's or update's row to the
+   * text stored (the writer is then answered with that text rather than making it again).
    */
   readonly committed?: (ops: readonly WriteOp[], rows: BatchRow[]) => void;
   /** Called as each batch is sent; what it returns is called once the batch is answered (after `committed`) or failed. */
