@@ -20,6 +20,7 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, renameSync, r
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build as buildDist } from './build.mjs';
+import { bundleTests } from './bundle-tests.mjs';
 import { compileTypeScript } from './compile.mjs';
 import { DIST, builtDigest, sourceDigest } from './build-inputs.mjs';
 
@@ -43,7 +44,7 @@ function projectFiles(dir = '') {
   return files;
 }
 
-function compile() {
+async function compile() {
   const started = Date.now();
   // Built beside the final place and swapped in, so that a run stopped half-way leaves no half tree.
   const staging = `${OUT}-${process.pid}`;
@@ -55,6 +56,8 @@ function compile() {
   }
   const sources = files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
   compileTypeScript(ROOT, sources, staging);
+  // The test files and the server's entries then run as bundles (see bundle-tests.mjs for why).
+  await bundleTests(ROOT, sources.filter(isTestFile), staging, OUT);
   // The checkout's dist/, when it is built from these sources (npm install builds it), spares the
   // tests that run `npm start` a build of their own.
   // Without one (an install that skipped its scripts), the tree gets its own: a few seconds once, where
@@ -66,6 +69,12 @@ function compile() {
   rmSync(OUT, { recursive: true, force: true });
   renameSync(staging, OUT);
   process.stderr.write(`test: compiled ${sources.length} files into .test-build/ in ${Date.now() - started} ms\n`);
+}
+
+/** A test file the runner starts: test/<dir>/<name>.test.ts. */
+function isTestFile(rel) {
+  const parts = rel.split(path.sep);
+  return parts.length === 3 && parts[0] === 'test' && parts[2].endsWith('.test.ts');
 }
 
 /** `test/x/y.test.ts` (as a user names it) → `.test-build/test/x/y.test.js`; options pass through. */
@@ -87,7 +96,7 @@ function defaultTestFiles() {
     .sort();
 }
 
-compile();
+await compile();
 const args = process.argv.slice(2).map(mapArgument);
 const named = args.some((a) => !a.startsWith('-') && a.endsWith('.js'));
 // Files run side by side: most of a file's time is spent waiting on PostgreSQL, a server or kubectl.

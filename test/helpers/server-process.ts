@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { nodeArgsFor } from './entry.ts';
 
 export interface ServerProcess {
   readonly url: string;
@@ -19,7 +20,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 export function startServerProcess(databaseUrl: string, dataDir: string, flags: string[] = [], options: { compiled?: boolean; nodeArgs?: readonly string[]; distOnly?: boolean; startTimeoutMs?: number } = {}): Promise<ServerProcess> {
   // distOnly: run dist/ as it is, never rebuilding (the scale bench times restarts while sources may change).
   const compiledEntry = options.distOnly ? [path.join(ROOT, 'dist/src/main.js')] : [path.join(ROOT, 'scripts/launch.mjs'), 'server'];
-  const entry = options.compiled ? compiledEntry : ['--import', 'tsx', path.join(ROOT, 'src/main.ts')];
+  const entry = options.compiled ? compiledEntry : nodeArgsFor('src/main.ts');
   const child = spawn(
     process.execPath,
     [...(options.nodeArgs ?? []), ...entry, '--secure-port=0', `--data-dir=${dataDir}`, '--log-level=info', ...flags],

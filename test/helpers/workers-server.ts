@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import https from 'node:https';
 import path from 'node:path';
+import { nodeArgsFor } from './entry.ts';
 import { followLog, ROOT, type LogLine } from './npm-start.ts';
 
 export interface WorkersServer {
@@ -19,7 +20,7 @@ export interface WorkersServer {
 }
 
 /**
- * Runs `node --import tsx src/main.ts --workers=…` (the primary and its cluster workers) on
+ * Runs src/main.ts with `--workers=…` (the primary and its cluster workers) on
  * `databaseUrl`, resolving once the primary logs that every worker serves; rejects with the output
  * when it exits first. Port 0: the workers share one port that cluster picks. `detached`: in a
  * process group of its own, which the test can signal as a terminal does.
@@ -27,7 +28,7 @@ export interface WorkersServer {
 export function startWorkersServer(databaseUrl: string, dataDir: string, flags: readonly string[], options: { detached?: boolean } = {}): Promise<WorkersServer> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), '--secure-port=0', `--data-dir=${dataDir}`, ...flags],
+    [...nodeArgsFor('src/main.ts'), '--secure-port=0', `--data-dir=${dataDir}`, ...flags],
     { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached ?? false },
   );
   const agent = async (options: https.AgentOptions = {}) => {

@@ -8,6 +8,7 @@ import yaml from 'js-yaml';
 import { FLAGS, parseDuration } from '../../src/config.ts';
 import { ROOT } from '../helpers/npm-start.ts';
 import { startTestServer } from '../helpers/server.ts';
+import { nodeArgsFor } from '../helpers/entry.ts';
 
 /** No container engine runs here: the image is checked as a documented build (stages, user, health, command). */
 interface Instruction {
@@ -70,7 +71,7 @@ test('the image is healthy when /readyz answers 200: its HEALTHCHECK command aga
   const run = (port: number) =>
     new Promise<number | null>((resolve) => {
       // The sources of the same file (dist/ is what the image holds; tests run what is checked out).
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/healthcheck-cli.ts'], { cwd: ROOT, env: { ...process.env, SECURE_PORT: String(port), BIND_ADDRESS: '0.0.0.0' }, stdio: 'ignore' });
+      const child = spawn(process.execPath, nodeArgsFor('src/healthcheck-cli.ts'), { cwd: ROOT, env: { ...process.env, SECURE_PORT: String(port), BIND_ADDRESS: '0.0.0.0' }, stdio: 'ignore' });
       child.once('exit', resolve);
     });
   const srv = await startTestServer();

@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config.ts';
 import { startServer } from '../../src/server.ts';
 import { SchemaTooNewError } from '../../src/storage/postgres/database.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { nodeArgsFor } from '../helpers/entry.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 let db: TestDatabase;
@@ -20,7 +21,7 @@ after(async () => {
 });
 
 function migrate(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/migrate-cli.ts'), ...args, `--database-url=${db.url}`], {
+  const r = spawnSync(process.execPath, [...nodeArgsFor('src/migrate-cli.ts'), ...args, `--database-url=${db.url}`], {
     cwd: ROOT,
     encoding: 'utf8',
   });

@@ -14,6 +14,7 @@ import { client } from '../helpers/http.ts';
 import { isAlive, waitUntilGone } from '../helpers/npm-start.ts';
 import { openWatch, type WatchEvent } from '../helpers/watch-stream.ts';
 import { startWorkersServer, type WorkersServer } from '../helpers/workers-server.ts';
+import { nodeArgsFor } from '../helpers/entry.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const MAX_CONNECTIONS = 8;
@@ -160,7 +161,7 @@ describe('the server with --workers=2', { timeout: 400_000 }, () => {
 /** Runs main.ts to its exit; resolves with the code and everything printed. */
 function run(args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeArgsFor('src/main.ts'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));

@@ -14,6 +14,7 @@ import type { ObjectKey } from '../../src/storage/storage.ts';
 import { ADMIN_URL, createTestDatabase } from '../helpers/database.ts';
 import { pgbouncerInstalled, startPgbouncer, type Pgbouncer } from '../helpers/pgbouncer.ts';
 import { startServerProcess } from '../helpers/server-process.ts';
+import { nodeArgsFor } from '../helpers/entry.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const skip = pgbouncerInstalled() ? false : 'pgbouncer is not installed (apt-get install pgbouncer; .ci/run does)';
@@ -25,7 +26,7 @@ function runSuites(poolerUrl: string): Promise<{ code: number | null; output: st
   const env: NodeJS.ProcessEnv = { ...process.env, TEST_DATABASE_POOLER_URL: poolerUrl };
   // Without this the child would report to us as a subtest stream instead of running on its own.
   delete env.NODE_TEST_CONTEXT;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--test', ...SUITES], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--test', ...nodeArgsFor(...SUITES)], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
