@@ -23,6 +23,7 @@ import { build as buildDist } from './build.mjs';
 import { bundleTests } from './bundle-tests.mjs';
 import { compileTypeScript } from './compile.mjs';
 import { DIST, builtDigest, sourceDigest } from './build-inputs.mjs';
+import { dropRunDatabases, newRunId } from './test-run-databases.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, '.test-build');
@@ -115,6 +116,10 @@ const reporters = args.some((a) => a.startsWith('--test-reporter'))
       '--test-reporter-destination=stdout',
     ];
 const testArgs = [...maps, '--test', `--test-concurrency=${concurrency}`, ...reporters, ...args, ...(named ? [] : defaultTestFiles())];
-const child = spawn(process.execPath, testArgs, { cwd: ROOT, stdio: 'inherit' });
+const run = newRunId();
+const child = spawn(process.execPath, testArgs, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, PGKUBE_TEST_RUN: run } });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+child.on('exit', async (code, signal) => {
+  await dropRunDatabases(run);
+  process.exit(code ?? (signal ? 1 : 0));
+});

@@ -37,12 +37,16 @@ export interface TestDatabaseOptions {
    * nothing pending, as on a restart. Tests of migrating itself use an empty database (the default).
    */
   readonly migrated?: boolean;
+  /**
+   * Copy this database instead (a template from `templateDatabase`); takes precedence over `migrated`.
+   */
+  readonly template?: string;
 }
 
 /** A fresh, uniquely named database; `drop()` removes it (connections are terminated first). */
 export async function createTestDatabase(prefix = 'pgkube_test', options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const template = options.migrated ? await migratedTemplate() : undefined;
+  const template = options.template ?? (options.migrated ? await migratedTemplate() : undefined);
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
   try {
@@ -50,45 +54,62 @@ export async function createTestDatabase(prefix = 'pgkube_test', options: TestDa
   } finally {
     await admin.end();
   }
+  return { url: databaseUrl(name), name, drop: () => dropDatabase(name) };
+}
+
+function databaseUrl(name: string): string {
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    name,
-    drop: async () => {
-      const c = new pg.Client({ connectionString: ADMIN_URL });
-      await c.connect();
-      try {
-        await c.query(`drop database if exists "${name}" with (force)`);
-      } finally {
-        await c.end();
-      }
-    },
-  };
+  return url.toString();
+}
+
+/** Drops a database, terminating its connections first. */
+export async function dropDatabase(name: string): Promise<void> {
+  const c = new pg.Client({ connectionString: ADMIN_URL });
+  await c.connect();
+  try {
+    await c.query(`drop database if exists "${name}" with (force)`);
+  } finally {
+    await c.end();
+  }
 }
 
 const MIGRATIONS_DIR = new URL('../../migrations/', import.meta.url);
-/** Serialises the making of the template across test processes (any constant no other lock user takes). */
+/** Serialises the making of templates across test processes (any constant no other lock user takes). */
 const TEMPLATE_LOCK_ID = 7158325003;
-let templateName: Promise<string> | undefined;
+let migratedName: Promise<string> | undefined;
 
 /**
  * The name of a database holding the schema of this tree's migrations, made when missing. Its name
- * carries a digest of the migration sources, so an edited migration gets a new template. It is made
- * under another name and renamed when complete, so that a half-made one is never copied; nobody
- * stays connected to it (CREATE DATABASE refuses a template in use).
+ * carries a digest of the migration sources, so an edited migration gets a new template.
  */
-function migratedTemplate(): Promise<string> {
-  return (templateName ??= makeTemplate().catch((err) => {
-    templateName = undefined;
+export function migratedTemplate(): Promise<string> {
+  return (migratedName ??= (async () => {
+    const hash = createHash('sha256');
+    for (const file of (await readdir(MIGRATIONS_DIR)).sort()) hash.update(file).update(await readFile(new URL(file, MIGRATIONS_DIR)));
+    return templateDatabase(`pgkube_template_${hash.digest('hex').slice(0, 16)}`, async (url) => {
+      // Imported here: only this path needs the server's migration code.
+      const { migrateUp, openDatabase } = await import('../../src/storage/postgres/database.ts');
+      const database = await openDatabase({ url, logger: pino({ level: 'silent' }) });
+      try {
+        await migrateUp(database.db);
+      } finally {
+        await database.close();
+      }
+    });
+  })().catch((err) => {
+    migratedName = undefined;
     throw err;
   }));
 }
 
-async function makeTemplate(): Promise<string> {
-  const hash = createHash('sha256');
-  for (const file of (await readdir(MIGRATIONS_DIR)).sort()) hash.update(file).update(await readFile(new URL(file, MIGRATIONS_DIR)));
-  const name = `pgkube_template_${hash.digest('hex').slice(0, 16)}`;
+/**
+ * Makes database `name` with `fill` (given its URL, starting from an empty database or a copy of
+ * `from`) unless it exists; one test process makes it while the others wait. It is filled under another name and
+ * renamed when complete, so that a half-made one is never copied; `fill` must leave no connection
+ * to it behind (CREATE DATABASE refuses a template in use).
+ */
+export async function templateDatabase(name: string, fill: (url: string) => Promise<void>, from?: string): Promise<string> {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
   try {
@@ -98,17 +119,8 @@ async function makeTemplate(): Promise<string> {
     if (await exists()) return name;
     const building = `${name}_building`;
     await admin.query(`drop database if exists "${building}" with (force)`);
-    await admin.query(`create database "${building}"`);
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${building}`;
-    // Imported here: only this path needs the server's migration code.
-    const { migrateUp, openDatabase } = await import('../../src/storage/postgres/database.ts');
-    const database = await openDatabase({ url: url.toString(), logger: pino({ level: 'silent' }) });
-    try {
-      await migrateUp(database.db);
-    } finally {
-      await database.close();
-    }
+    await admin.query(from ? `create database "${building}" template "${from}"` : `create database "${building}"`);
+    await fill(databaseUrl(building));
     await admin.query(`alter database "${building}" rename to "${name}"`);
     return name;
   } finally {

@@ -6,7 +6,7 @@ import { after, before } from 'node:test';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
-import { createTestDatabase, dropInBackground, serverDatabaseEnv, type TestDatabase } from './database.ts';
+import { createTestDatabase, dropInBackground, migratedTemplate, serverDatabaseEnv, templateDatabase, type TestDatabase } from './database.ts';
 import { createNamespace, type Api } from './fixtures.ts';
 import { seedServiceAccountKey } from './service-account-key.ts';
 import { client } from './http.ts';
@@ -48,9 +48,52 @@ function poolFlag(flags: readonly string[]): string[] {
   return flags.some((f) => f.startsWith('--database-max-connections')) ? [] : [`--database-max-connections=${TEST_POOL_SIZE}`];
 }
 
+/**
+ * Set by scripts/test.mjs for one run of the suite, which drops the run's template at its end (see
+ * bootstrappedTemplate).
+ */
+const RUN = process.env.PGKUBE_TEST_RUN;
+let bootstrapped: Promise<string> | undefined;
+
+/**
+ * Within a run of `npm test`: a database holding what a server's first start leaves (the schema, and
+ * the ~170 objects it bootstraps: RBAC policy, APF configuration, APIServices, namespaces), made once
+ * per run by the first test that needs it. Test servers start on a copy and find those objects, as
+ * on a restart, instead of creating them: about 0.3 s of CPU and 0.7 s less per test server. Made
+ * per run, so that it always holds what the tree's code bootstraps. Outside a run (a file run with
+ * `node --test`), undefined: servers start on the migrated template and bootstrap.
+ */
+function bootstrappedTemplate(): Promise<string> | undefined {
+  if (!RUN) return undefined;
+  return (bootstrapped ??= (async () => {
+    const from = await migratedTemplate();
+    return templateDatabase(
+      `pgkube_boot_${RUN}`,
+      async (url) => {
+        const dataDir = await mkdtemp(path.join(tmpdir(), 'pgkube-test-'));
+        try {
+          await seedServiceAccountKey(dataDir);
+          // Without leader election: a Lease the template kept would keep the test servers' controllers
+          // waiting for it to expire (one taken just as the server stops is never handed back).
+          const flags = ['--secure-port=0', `--data-dir=${dataDir}`, '--log-level=silent', '--database-max-connections=4', '--leader-elect=false'];
+          const config = loadConfig(flags, { DATABASE_URL: url });
+          const server = await startServer(config, pino({ level: 'silent' }));
+          await server.stop();
+        } finally {
+          await rm(dataDir, { recursive: true, force: true });
+        }
+      },
+      from,
+    );
+  })().catch((err) => {
+    bootstrapped = undefined;
+    throw err;
+  }));
+}
+
 /** Starts the whole server in-process on a free port, against a fresh database and data dir. */
 export async function startTestServer(extraFlags: string[] = [], options: TestServerOptions = {}): Promise<TestServer> {
-  const db = options.database ?? (await createTestDatabase(undefined, { migrated: true }));
+  const db = options.database ?? (await createTestDatabase(undefined, { migrated: true, template: await bootstrappedTemplate() }));
   const dataDir = await mkdtemp(path.join(tmpdir(), 'pgkube-test-'));
   if (!options.generateServiceAccountKey) await seedServiceAccountKey(dataDir);
   let server: RunningServer;
