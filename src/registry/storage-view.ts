@@ -14,6 +14,7 @@ import type {
   WatchOptions,
 } from '../storage/storage.ts';
 import type { KindDefinition, StorageMapping } from './kind.ts';
+import { ServedTextMemo } from './served-text-memo.ts';
 import { storedObjectCheck } from './stored-object-check.ts';
 
 /**
@@ -31,6 +32,12 @@ export interface AsyncStorageMapping extends StorageMapping {
    * instead of copying each one (a list of 10,000 would otherwise pay a deep copy per item).
    */
   fromStorageAsync(objs: readonly KubeObject[], owned?: boolean): Promise<KubeObject[]>;
+  /**
+   * What fromStorageAsync makes of an object depends on that object alone, for as long as the mapping
+   * lives (no webhook, whose answers may change): the view may serve again what it made of the same
+   * stored text (served-text-memo.ts).
+   */
+  readonly deterministic?: boolean;
 }
 
 function isAsync(m: StorageMapping): m is AsyncStorageMapping {
@@ -185,6 +192,12 @@ class ConvertingStorage extends StorageView implements Storage {
 const MAX_CONVERTING_EVENTS = 1000;
 
 /**
+ * Characters of stored and served text one view's memo holds at most (a deterministic mapping's):
+ * a list of 10,000 custom resources of ~1.2 KB each fits.
+ */
+export const SERVED_TEXT_MEMO_MAX_CHARS = 32 * 1024 * 1024;
+
+/**
  * The converting view for mappings that convert asynchronously (AsyncStorageMapping). Lists convert
  * a page (or a cursor's batch) in one call, as upstream hands a conversion webhook a whole list.
  * Watch events are converted once per change for every watcher of this view and delivered in the
@@ -196,10 +209,12 @@ class AsyncConvertingStorage extends StorageView implements Storage {
   static #views = 0;
   readonly #memoPrefix = `async-view${AsyncConvertingStorage.#views++}:`;
   readonly #m: AsyncStorageMapping;
+  readonly #memo: ServedTextMemo | undefined;
 
   constructor(inner: Storage, mapping: AsyncStorageMapping) {
     super(inner, mapping);
     this.#m = mapping;
+    this.#memo = mapping.deterministic ? new ServedTextMemo(SERVED_TEXT_MEMO_MAX_CHARS) : undefined;
   }
 
   async #out(stored: StoredObject): Promise<StoredObject> {
@@ -207,13 +222,28 @@ class AsyncConvertingStorage extends StorageView implements Storage {
     return { object: object!, text: JSON.stringify(object), resourceVersion: stored.resourceVersion };
   }
 
+  /** Stored texts (a list page, a cursor batch) as served texts, in order. */
   async #texts(texts: readonly string[]): Promise<string[]> {
     if (texts.length === 0) return [];
+    const memo = this.#memo;
+    const served: string[] = new Array<string>(texts.length);
+    const missing: number[] = [];
+    for (let i = 0; i < texts.length; i++) {
+      const known = memo?.get(texts[i]!);
+      if (known === undefined) missing.push(i);
+      else served[i] = known;
+    }
+    if (missing.length === 0) return served;
     const out = await this.#m.fromStorageAsync(
-      texts.map((t) => JSON.parse(t) as KubeObject),
+      missing.map((i) => JSON.parse(texts[i]!) as KubeObject),
       true,
     );
-    return out.map((o) => JSON.stringify(o));
+    missing.forEach((i, j) => {
+      const text = JSON.stringify(out[j]);
+      served[i] = text;
+      memo?.set(texts[i]!, text);
+    });
+    return served;
   }
 
   async #in(object: StoredKubeObject): Promise<StoredKubeObject> {

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { convertObject, convertObjects, ConversionError } from '../../src/crd/conversion/index.ts';
+import { WebhookClients } from '../../src/admission/webhook/client.ts';
+import { versionStorage } from '../../src/crd/serving/version-storage.ts';
 import { widget, widgetCrd } from './conversion-fixtures.ts';
 
 test('strategy None rewrites apiVersion and nothing else, leaving the input alone', async () => {
@@ -57,4 +59,17 @@ test('an unknown strategy is refused', async () => {
   await assert.rejects(convertObject(widgetCrd({ strategy: 'Magic' }), widget('a'), 'v2'), {
     message: 'unknown conversion strategy "Magic" for CRD widgets.stable.example.com',
   });
+});
+
+test("a version's storage mapping lets the view reuse what it served for a stored text under strategy None only (a webhook's answers may change)", () => {
+  const clients = new WebhookClients();
+  try {
+    assert.equal(versionStorage(widgetCrd({ strategy: 'None' }), 'v2', { clients }).deterministic, true);
+    const noBlock = widgetCrd();
+    delete noBlock.spec!.conversion;
+    assert.equal(versionStorage(noBlock, 'v2', { clients }).deterministic, true);
+    assert.equal(versionStorage(widgetCrd({ strategy: 'Webhook' }), 'v2', { clients }).deterministic, false);
+  } finally {
+    clients.close();
+  }
 });

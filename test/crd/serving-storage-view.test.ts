@@ -21,8 +21,9 @@ const configMap = (name: string, n: number): StoredKubeObject => ({ apiVersion: 
 const key = (name: string) => ({ group: '', resource: 'configmaps', namespace: 'default', name });
 
 /** A view of ConfigMaps as `example.com/v9 Mapped`, its conversion delayed per object by `delayOf`. */
-function mappedView(delayOf: (o: KubeObject) => number, calls: number[] = [], fail?: (o: KubeObject) => boolean) {
+function mappedView(delayOf: (o: KubeObject) => number, calls: number[] = [], fail?: (o: KubeObject) => boolean, deterministic = false) {
   const mapping: AsyncStorageMapping = {
+    deterministic,
     group: '',
     resource: 'configmaps',
     toStorage: (o) => ({ ...o, apiVersion: 'v1', kind: 'ConfigMap' }),
@@ -61,6 +62,31 @@ test('a list converts its items in one call, in order', async () => {
   const batch = await cursor.next();
   await cursor.close();
   assert.ok(batch.every((t) => JSON.parse(t).kind === 'Mapped'));
+});
+
+test('a deterministic mapping converts a stored text once: later lists serve the same texts again and convert only what changed', async () => {
+  for (let i = 0; i < 3; i++) await reg.storage.create(key(`memo-${i}`), configMap(`memo-${i}`, i));
+  const mine = (texts: readonly string[]) => texts.map((t) => JSON.parse(t)).filter((o) => o.metadata.name.startsWith('memo-'));
+  for (const deterministic of [true, false]) {
+    const calls: number[] = [];
+    const view = mappedView(() => 0, calls, undefined, deterministic);
+    const first = await view.list({ group: '', resource: 'configmaps' }, { namespace: 'default' });
+    const again = await view.list({ group: '', resource: 'configmaps' }, { namespace: 'default' });
+    assert.deepEqual(again.items, first.items, 'the same texts, in the same order');
+    assert.deepEqual(calls, deterministic ? [first.items.length] : [first.items.length, first.items.length]);
+    // A changed object is a new stored text: converted (alone), and served as it is now.
+    const current = (await reg.storage.get(key('memo-1')))!;
+    await reg.storage.update(key('memo-1'), { ...current.object, data: { n: `changed-${deterministic}` } }, current.resourceVersion);
+    calls.length = 0;
+    const cursor = await view.openList({ group: '', resource: 'configmaps' }, { namespace: 'default' });
+    const batch = await cursor.next();
+    await cursor.close();
+    assert.deepEqual(calls, deterministic ? [1] : [batch.length]);
+    assert.deepEqual(
+      mine(batch).map((o) => [o.metadata.name, o.apiVersion, o.data.n]),
+      [['memo-0', 'example.com/v9', '0'], ['memo-1', 'example.com/v9', `changed-${deterministic}`], ['memo-2', 'example.com/v9', '2']],
+    );
+  }
 });
 
 test('watch events come in the order of the changes even when later conversions finish first; bookmarks never pass them', async () => {

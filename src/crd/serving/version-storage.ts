@@ -52,6 +52,8 @@ export function versionStorage(crd: CustomResourceDefinition, version: string, o
   return {
     group,
     resource: plural,
+    // Strategy None only sets apiVersion; a webhook's answers are its own.
+    deterministic: !webhook,
     toStorage: rewrite(storageVersion),
     fromStorage: rewrite(version),
     async toStorageAsync(obj) {
