@@ -1,12 +1,13 @@
-// `npm run build`: compiles src/, migrations/ and seeds/ into dist/ with source maps, copies the JSON
-// files the server reads at run time, and records the digest of the sources it was built from.
+// `npm run build`: compiles src/, migrations/ and seeds/ into dist/ with source maps (the command
+// entries bundled, see scripts/compile.mjs), copies the JSON files the server reads at run time, and
+// records the digest of the sources it was built from.
 // The build goes to a temporary directory that replaces dist/ only when it succeeded, so a failed or
 // concurrent build never leaves a half-written dist/ behind.
 import { cpSync, existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DIST, ROOT, SOURCE_DIRS, STAMP, builtDigest, inputFiles, sourceDigest } from './build-inputs.mjs';
-import { compileTypeScript, compilerInstalled } from './compile.mjs';
+import { bundleEntries, compileTypeScript, compilerInstalled } from './compile.mjs';
 
 /** JSON files under the source directories: read with fs at run time, so they are copied as they are. */
 function copyJsonAssets(outDir) {
@@ -31,7 +32,7 @@ function typeScriptSources() {
  * as it is. The compiler strips types without checking them (`npm run typecheck` does), so a start
  * never waits for a whole-program type check.
  */
-export function build({ ifPossible = false, quiet = false, outDir = DIST } = {}) {
+export async function build({ ifPossible = false, quiet = false, outDir = DIST } = {}) {
   const digest = sourceDigest();
   // `npm ci` in a container's first stage runs before the sources are copied in: nothing to build yet.
   if (ifPossible && digest === undefined) return 0;
@@ -45,6 +46,8 @@ export function build({ ifPossible = false, quiet = false, outDir = DIST } = {})
   const started = Date.now();
   try {
     compileTypeScript(ROOT, typeScriptSources(), staging);
+    // The command entries (dist/src/main.js …) then run as one file each (see bundleEntries for why).
+    await bundleEntries(ROOT, staging);
   } catch (err) {
     rmSync(staging, { recursive: true, force: true });
     const problems = (err.errors ?? []).map((e) => `${e.location ? `${e.location.file}:${e.location.line}:${e.location.column}: ` : ''}${e.text}`);
@@ -84,5 +87,5 @@ function removeStrayBuilds() {
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   removeStrayBuilds();
-  process.exit(build({ ifPossible: process.argv.includes('--if-possible') }));
+  process.exit(await build({ ifPossible: process.argv.includes('--if-possible') }));
 }

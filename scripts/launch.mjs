@@ -21,7 +21,7 @@ const digest = sourceDigest();
 // No sources beside dist/ (a deployed build): run what is there.
 if (digest !== undefined && builtDigest() !== digest) {
   process.stderr.write('dist/ is missing or older than the sources; building it first\n');
-  if (build() !== 0) process.exit(1);
+  if ((await build()) !== 0) process.exit(1);
 }
 
 // The entry reads its flags from process.argv.slice(2), as when it is run directly.

@@ -64,7 +64,7 @@ async function compile() {
   // Without one (an install that skipped its scripts), the tree gets its own: a few seconds once, where
   // every such test building it would cost each of them as much.
   if (existsSync(DIST) && builtDigest() === sourceDigest()) cpSync(DIST, path.join(staging, 'dist'), { recursive: true });
-  else if (buildDist({ quiet: true, outDir: path.join(staging, 'dist') }) !== 0) process.exit(1);
+  else if ((await buildDist({ quiet: true, outDir: path.join(staging, 'dist') })) !== 0) process.exit(1);
   // Tests that build a checkout of their own link the project's node_modules from beside the sources.
   if (existsSync(path.join(ROOT, 'node_modules'))) symlinkSync(path.join(ROOT, 'node_modules'), path.join(staging, 'node_modules'), 'dir');
   rmSync(OUT, { recursive: true, force: true });

@@ -28,8 +28,13 @@ describe('npm start runs compiled JavaScript, built once and again only when the
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, /dist\/ is missing or older than the sources; building it first/);
     assert.match(r.stderr, /usage: npm run migrate -- up\|down\|status/);
+    // The command entries are bundles whose maps name every source they hold; other modules keep their own.
     const map = JSON.parse(await readFile(path.join(checkout, 'dist/src/migrate-cli.js.map'), 'utf8'));
-    assert.deepEqual(map.sources, ['../../src/migrate-cli.ts']);
+    assert.ok(map.sources.includes('../../src/migrate-cli.ts') && map.sources.includes('../../src/storage/postgres/database.ts'), map.sources.slice(0, 5).join(', '));
+    const own = JSON.parse(await readFile(path.join(checkout, 'dist/src/storage/postgres/database.js.map'), 'utf8'));
+    assert.deepEqual(own.sources, ['../../../../src/storage/postgres/database.ts']);
+    // A bundle carries what it imports: it loads no compiled module of the project at run time.
+    assert.doesNotMatch(await readFile(path.join(checkout, 'dist/src/main.js'), 'utf8'), /from ["']\.\.?\//);
     // JSON the server reads at run time is copied beside the compiled code.
     assert.ok(existsSync(path.join(checkout, 'dist/src/schema/generated/messages.json')));
     assert.ok(existsSync(path.join(checkout, 'dist/proto/openapiv2.json')));
