@@ -33,14 +33,24 @@ function diagnose(lines: readonly string[], options: PostmasterOptions): string 
   return (fatal.length > 0 ? fatal : lines.slice(-5)).join('; ') || 'it exited without saying why';
 }
 
+/**
+ * The level a line of PostgreSQL's log is logged at: its FATAL and PANIC lines are warnings, except
+ * the one every session still open gets when PostgreSQL shuts down fast (which is how this process
+ * stops it: `npm run psql` stopping its PostgreSQL just as the psql session winds down printed it as a
+ * warning after the query's output) or is ended by pg_terminate_backend: expected, so information.
+ */
+export function postgresLogLevel(text: string): 'warn' | 'info' | 'debug' {
+  if (/FATAL:\s+terminating connection due to administrator command/.test(text)) return 'info';
+  return /FATAL|PANIC/.test(text) ? 'warn' : 'debug';
+}
+
 function logLines(logger: Logger, chunk: Buffer, keep: string[]): void {
   for (const line of chunk.toString('utf8').split('\n')) {
     const text = line.trim();
     if (!text) continue;
     keep.push(text);
     if (keep.length > 50) keep.shift();
-    if (/FATAL|PANIC/.test(text)) logger.warn({ component: 'postgres' }, text);
-    else logger.debug({ component: 'postgres' }, text);
+    logger[postgresLogLevel(text)]({ component: 'postgres' }, text);
   }
 }
 
