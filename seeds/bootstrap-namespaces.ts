@@ -17,6 +17,8 @@ export async function seedBootstrapNamespaces(storage: Storage): Promise<string[
   const store = new ResourceStore(namespaces, storage, NO_ADMISSION);
   const created: string[] = [];
   for (const name of BOOTSTRAP_NAMESPACES) {
+    // Every start but the first finds them: a read spares the whole create path answering AlreadyExists.
+    if (await storage.get({ group: '', resource: 'namespaces', namespace: '', name })) continue;
     try {
       await store.create(systemContext(), '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
       created.push(name);

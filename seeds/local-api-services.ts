@@ -39,6 +39,8 @@ export async function seedLocalApiServices(storage: Storage, kinds: readonly Kin
         metadata: { name, labels: { [AUTOMANAGED]: 'onstart' } },
         spec: { ...(group ? { group } : {}), version, groupPriorityMinimum: group === '' ? 18000 : groupPriority(group), versionPriority: versionPriority(group, version) },
       };
+      // Every start but the first finds them: a read spares the whole create path answering AlreadyExists.
+      if (await storage.get({ group: apiServices.group, resource: apiServices.plural, namespace: '', name })) return undefined;
       try {
         await store.create(systemContext(), '', body);
       } catch (err) {
