@@ -8,6 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DIST, ROOT, SOURCE_DIRS, STAMP, builtDigest, inputFiles, sourceDigest } from './build-inputs.mjs';
 import { bundleEntries, compileTypeScript, compilerInstalled } from './compile.mjs';
+import { isRunning } from './is-running.mjs';
 
 /** JSON files under the source directories: read with fs at run time, so they are copied as they are. */
 function copyJsonAssets(outDir) {
@@ -66,15 +67,6 @@ export async function build({ ifPossible = false, quiet = false, outDir = DIST }
   }
   if (!quiet) process.stderr.write(`build: dist/ compiled in ${Date.now() - started} ms\n`);
   return 0;
-}
-
-function isRunning(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return err.code === 'EPERM';
-  }
 }
 
 /** Outputs of builds that were killed half-way (their process is gone). */

@@ -2,6 +2,7 @@
 // template that test servers start from (test/helpers/server.ts, bootstrappedTemplate) is named
 // after the run, so that it holds what this tree's code bootstraps and no other run copies it.
 import pg from 'pg';
+import { isRunning } from './is-running.mjs';
 
 const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PREFIX = 'pgkube_boot_';
@@ -9,15 +10,6 @@ const PREFIX = 'pgkube_boot_';
 /** This run's id (the runner's pid and start time), given to the test processes as PGKUBE_TEST_RUN. */
 export function newRunId() {
   return `${process.pid}_${Date.now().toString(36)}`;
-}
-
-function isRunning(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return err.code === 'EPERM';
-  }
 }
 
 /**
@@ -30,7 +22,7 @@ export async function dropRunDatabases(runId) {
     await admin.connect();
     const { rows } = await admin.query('select datname from pg_database where datname like $1', [`${PREFIX}%`]);
     for (const { datname } of rows) {
-      const pid = Number(/^pgkube_boot_(\d+)_/.exec(datname)?.[1]);
+      const pid = Number(datname.slice(PREFIX.length).split('_')[0]);
       const mine = datname === `${PREFIX}${runId}` || datname === `${PREFIX}${runId}_building`;
       if (mine || (pid && !isRunning(pid))) await admin.query(`drop database if exists "${datname}" with (force)`);
     }

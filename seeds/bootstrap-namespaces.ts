@@ -1,6 +1,7 @@
 import { NO_ADMISSION } from '../src/admission/chain.ts';
 import { namespaces } from '../src/kinds/namespace.ts';
 import { ResourceStore } from '../src/registry/resource-store.ts';
+import { storageRefOf } from '../src/registry/storage-view.ts';
 import type { Storage } from '../src/storage/storage.ts';
 import { systemContext } from '../src/api/request-context.ts';
 import { ApiError } from '../src/api/errors.ts';
@@ -18,7 +19,7 @@ export async function seedBootstrapNamespaces(storage: Storage): Promise<string[
   const created: string[] = [];
   for (const name of BOOTSTRAP_NAMESPACES) {
     // Every start but the first finds them: a read spares the whole create path answering AlreadyExists.
-    if (await storage.get({ group: '', resource: 'namespaces', namespace: '', name })) continue;
+    if (await storage.get({ ...storageRefOf(namespaces), namespace: '', name })) continue;
     try {
       await store.create(systemContext(), '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
       created.push(name);

@@ -5,6 +5,7 @@ import { groupPriority } from '../src/http/discovery/group-priority.ts';
 import { apiServices } from '../src/kinds/api-service.ts';
 import type { KindDefinition } from '../src/registry/kind.ts';
 import { ResourceStore } from '../src/registry/resource-store.ts';
+import { storageRefOf } from '../src/registry/storage-view.ts';
 import type { Storage } from '../src/storage/storage.ts';
 import { mapConcurrently } from './concurrently.ts';
 
@@ -33,14 +34,14 @@ export async function seedLocalApiServices(storage: Storage, kinds: readonly Kin
   const outcomes = await mapConcurrently(
     [...versions].sort(([a], [b]) => (a < b ? -1 : 1)),
     async ([name, { group, version }]) => {
+      // Every start but the first finds them: a read spares the whole create path answering AlreadyExists.
+      if (await storage.get({ ...storageRefOf(apiServices), namespace: '', name })) return undefined;
       const body = {
         apiVersion: 'apiregistration.k8s.io/v1',
         kind: 'APIService',
         metadata: { name, labels: { [AUTOMANAGED]: 'onstart' } },
         spec: { ...(group ? { group } : {}), version, groupPriorityMinimum: group === '' ? 18000 : groupPriority(group), versionPriority: versionPriority(group, version) },
       };
-      // Every start but the first finds them: a read spares the whole create path answering AlreadyExists.
-      if (await storage.get({ group: apiServices.group, resource: apiServices.plural, namespace: '', name })) return undefined;
       try {
         await store.create(systemContext(), '', body);
       } catch (err) {

@@ -64,7 +64,7 @@ function databaseUrl(name: string): string {
 }
 
 /** Drops a database, terminating its connections first. */
-export async function dropDatabase(name: string): Promise<void> {
+async function dropDatabase(name: string): Promise<void> {
   const c = new pg.Client({ connectionString: ADMIN_URL });
   await c.connect();
   try {
