@@ -8,7 +8,7 @@ import { decide } from '../../src/controllers/garbage-collector/decisions.ts';
 import { GraphBuilder, referencesDiffs, type GraphEvent, type ObservedObject } from '../../src/controllers/garbage-collector/graph-builder.ts';
 import { GraphNode, type OwnerReference } from '../../src/controllers/garbage-collector/graph.ts';
 import { WorkQueue } from '../../src/controllers/garbage-collector/work-queue.ts';
-import { collectableKinds } from '../../src/controllers/garbage-collector/monitors.ts';
+import { collectableKinds, metadataOnly, observedObject } from '../../src/controllers/garbage-collector/monitors.ts';
 import { builtinKinds } from '../../src/kinds/index.ts';
 
 /** A queue that records what was added. */
@@ -259,5 +259,57 @@ describe('work queue', () => {
     queue.shutDown();
     queue.add('c');
     assert.equal(queue.length, 0);
+  });
+});
+
+// The collector keeps something of every object of the cluster: what it keeps per object is what a
+// cluster of a million objects pays a million times.
+describe('what the collector keeps per object', () => {
+  const configMaps = builtinKinds.find((k) => k.group === '' && k.plural === 'configmaps')!;
+  const stored = (name: string, metadata: Record<string, unknown> = {}) =>
+    ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns', uid: `uid-${name}`, resourceVersion: '7', labels: { a: 'b' }, ...metadata }, data: { k: 'v' } }) as never;
+
+  test('a node holds a set of dependents only while it has some', () => {
+    const a = new GraphNode({ apiVersion: 'v1', kind: 'ConfigMap', name: 'a', uid: 'ua', namespace: 'ns' });
+    const b = new GraphNode({ apiVersion: 'v1', kind: 'ConfigMap', name: 'b', uid: 'ub', namespace: 'ns' });
+    assert.equal(a.dependents, b.dependents, 'nodes without dependents share one empty set');
+    assert.equal(a.owners, b.owners, 'and one empty owners array');
+    a.addDependent(b);
+    assert.notEqual(a.dependents, b.dependents);
+    assert.deepEqual([...a.dependents], [b]);
+    assert.equal(a.removeDependent(a), false, 'not a dependent');
+    assert.equal(a.removeDependent(b), true);
+    assert.equal(a.dependents, b.dependents, 'the set goes with the last dependent');
+    assert.equal(a.removeDependent(b), false);
+  });
+
+  test('an object with no owners, finalizers or deletion keeps four metadata fields, and shares its empty lists', () => {
+    const kept = metadataOnly(stored('plain'));
+    assert.deepEqual(Object.keys(kept), ['metadata']);
+    assert.deepEqual(kept.metadata, { name: 'plain', uid: 'uid-plain', resourceVersion: '7', namespace: 'ns' });
+    const one = observedObject(configMaps, kept);
+    const other = observedObject(configMaps, metadataOnly(stored('other')));
+    assert.equal(one.ownerReferences, other.ownerReferences);
+    assert.equal(one.finalizers, other.finalizers);
+    assert.deepEqual([one.ownerReferences, one.finalizers], [[], []]);
+  });
+
+  test('owners, finalizers and the deletion are kept as copies', () => {
+    const owner = { apiVersion: 'v1', kind: 'ConfigMap', name: 'o', uid: 'uid-o', blockOwnerDeletion: true };
+    const finalizers = ['foregroundDeletion'];
+    const source = stored('full', { ownerReferences: [owner], finalizers, deletionTimestamp: '2026-11-28T00:00:00Z' }) as { metadata: Record<string, unknown> };
+    const kept = metadataOnly(source as never);
+    assert.deepEqual(JSON.parse(JSON.stringify(kept.metadata)), {
+      name: 'full', uid: 'uid-full', resourceVersion: '7', namespace: 'ns', deletionTimestamp: '2026-11-28T00:00:00Z', finalizers, ownerReferences: [owner],
+    });
+    assert.notEqual(kept.metadata.ownerReferences![0], owner);
+    assert.notEqual(kept.metadata.finalizers, finalizers);
+    const seen = observedObject(configMaps, kept);
+    assert.deepEqual([seen.ownerReferences, seen.finalizers, seen.beingDeleted], [[owner], finalizers, true]);
+  });
+
+  test('a cluster-scoped object keeps no namespace', () => {
+    const kept = metadataOnly({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n', uid: 'u', resourceVersion: '1' } } as never);
+    assert.equal(kept.metadata.namespace, undefined);
   });
 });

@@ -193,7 +193,7 @@ export class GraphBuilder {
       this.uidToNode.set(node.identity.uid, node);
       for (const owner of node.owners) {
         const ownerNode = this.uidToNode.get(owner.uid);
-        if (ownerNode?.dependents.delete(before)) ownerNode.dependents.add(node);
+        if (ownerNode?.removeDependent(before)) ownerNode.addDependent(node);
       }
     }
     const { added, removed, changed } = referencesDiffs(node.owners, obj.ownerReferences);
@@ -268,7 +268,7 @@ export class GraphBuilder {
         ownerNode.virtual = true;
         this.uidToNode.set(owner.uid, ownerNode);
       }
-      ownerNode.dependents.add(node);
+      ownerNode.addDependent(node);
       if (!found) {
         this.#attemptToDelete.add(ownerNode);
         continue;
@@ -290,7 +290,7 @@ export class GraphBuilder {
   }
 
   #removeDependentFromOwners(node: GraphNode, owners: readonly OwnerReference[]): void {
-    for (const owner of owners) this.uidToNode.get(owner.uid)?.dependents.delete(node);
+    for (const owner of owners) this.uidToNode.get(owner.uid)?.removeDependent(node);
   }
 
   #addUnblockedOwnersToDeleteQueue(removed: readonly OwnerReference[], changed: readonly { oldRef: OwnerReference; newRef: OwnerReference }[]): void {

@@ -32,20 +32,39 @@ export function collectableKinds(kinds: readonly KindDefinition[]): KindDefiniti
   return out;
 }
 
-function ownerReferencesOf(obj: StoredKubeObject): OwnerReference[] {
+/**
+ * One frozen empty array for every object without owner references or finalizers (most objects):
+ * the collector keeps something of every object of the cluster, so each byte kept is paid a million
+ * times in a large one.
+ */
+const NONE: readonly never[] = Object.freeze([]);
+
+function ownerReferencesOf(obj: StoredKubeObject): readonly OwnerReference[] {
   const refs = obj.metadata.ownerReferences;
-  return Array.isArray(refs) ? (refs as OwnerReference[]) : [];
+  return Array.isArray(refs) && refs.length > 0 ? (refs as OwnerReference[]) : NONE;
 }
 
-/** What the informer keeps of an object: its metadata's part the collector reads. */
-function metadataOnly(obj: StoredKubeObject): StoredKubeObject {
+/**
+ * What the informer keeps of an object: its metadata's part the collector reads. Each shape is one
+ * literal: a property added afterwards would give every kept object a separate properties array,
+ * and most objects (no owners, finalizers or deletion) need only the four fields of the first.
+ */
+export function metadataOnly(obj: StoredKubeObject): StoredKubeObject {
   const m = obj.metadata;
-  const metadata: StoredKubeObject['metadata'] = { name: m.name, uid: m.uid, resourceVersion: m.resourceVersion };
-  if (m.namespace) metadata.namespace = m.namespace;
-  if (m.deletionTimestamp) metadata.deletionTimestamp = m.deletionTimestamp;
-  if (Array.isArray(m.finalizers) && m.finalizers.length > 0) metadata.finalizers = [...m.finalizers];
   const owners = ownerReferencesOf(obj);
-  if (owners.length > 0) metadata.ownerReferences = owners.map((o) => ({ ...o }));
+  const finalizers = Array.isArray(m.finalizers) && m.finalizers.length > 0 ? [...m.finalizers] : undefined;
+  if (owners.length === 0 && finalizers === undefined && !m.deletionTimestamp) {
+    return { metadata: { name: m.name, uid: m.uid, resourceVersion: m.resourceVersion, namespace: m.namespace || undefined } };
+  }
+  const metadata: StoredKubeObject['metadata'] = {
+    name: m.name,
+    uid: m.uid,
+    resourceVersion: m.resourceVersion,
+    namespace: m.namespace || undefined,
+    deletionTimestamp: m.deletionTimestamp || undefined,
+    finalizers,
+    ownerReferences: owners.length > 0 ? owners.map((o) => ({ ...o })) : undefined,
+  };
   return { metadata };
 }
 
@@ -59,7 +78,7 @@ export function observedObject(kind: KindDefinition, obj: StoredKubeObject): Obs
     uid: m.uid,
     namespace: kind.namespaced ? (m.namespace ?? '') : '',
     ownerReferences: ownerReferencesOf(obj),
-    finalizers: Array.isArray(m.finalizers) ? m.finalizers : [],
+    finalizers: Array.isArray(m.finalizers) && m.finalizers.length > 0 ? m.finalizers : NONE,
     beingDeleted: Boolean(m.deletionTimestamp),
   };
 }
