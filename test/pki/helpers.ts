@@ -69,11 +69,11 @@ export async function startAuthServer(pki: Pki, authenticator: Authenticator): P
     },
   );
   server.on('secureConnection', (socket) => {
-    const original = socket.getPeerCertificate.bind(socket);
-    socket.getPeerCertificate = ((detailed?: boolean) => {
+    const original = socket.getPeerX509Certificate.bind(socket);
+    socket.getPeerX509Certificate = () => {
       reads++;
-      return original(detailed as true);
-    }) as typeof socket.getPeerCertificate;
+      return original();
+    };
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;

@@ -107,7 +107,7 @@ describe('X509Authenticator on a stand-in socket', () => {
   const tlsSocket = (pem: string, authorized = true) => ({
     authorized,
     authorizationError: authorized ? null : 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-    getPeerCertificate: () => ({ raw: new X509Certificate(pem).raw }),
+    getPeerX509Certificate: () => new X509Certificate(pem),
   });
 
   test('a plain connection gives no user', () => {
@@ -125,6 +125,25 @@ describe('X509Authenticator on a stand-in socket', () => {
       );
       const anyUsage = await issueClientCert(pki, [{ oid: Oid.commonName, value: 'any' }], [Oid.anyExtendedKeyUsage]);
       assert.equal(new X509Authenticator().authenticate(requestOn(tlsSocket(anyUsage.cert)))?.name, 'any');
+    } finally {
+      await cleanup();
+    }
+  });
+
+  test('a certificate is judged once across connections; each connection is still verified on its own', async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      const pki = await ensurePki({ dir });
+      const authn = new X509Authenticator();
+      const first = authn.authenticate(requestOn(tlsSocket(pki.adminCert.pem)));
+      const second = authn.authenticate(requestOn(tlsSocket(pki.adminCert.pem)));
+      assert.equal(first?.name, 'admin');
+      assert.equal(second, first, 'the second connection gets what the first one\'s certificate amounted to');
+      const other = await issueClientCert(pki, [{ oid: Oid.commonName, value: 'other' }], [Oid.clientAuth]);
+      assert.equal(authn.authenticate(requestOn(tlsSocket(other.cert)))?.name, 'other');
+      // The same certificate on a connection whose handshake did not verify it is refused.
+      assert.throws(() => authn.authenticate(requestOn(tlsSocket(pki.adminCert.pem, false))), (err: any) => err.code === 401);
+      assert.equal(authn.authenticate(requestOn(tlsSocket(pki.adminCert.pem))), first);
     } finally {
       await cleanup();
     }
