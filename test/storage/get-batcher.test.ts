@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import pg from 'pg';
 import pino from 'pino';
 import type { Database } from '../../src/storage/postgres/database.ts';
-import { GetBatcher } from '../../src/storage/postgres/get-batcher.ts';
+import { GetBatcher, type StoredRow } from '../../src/storage/postgres/get-batcher.ts';
 import { PreparedQueries } from '../../src/storage/postgres/prepared-queries.ts';
 import { WriteBatcher } from '../../src/storage/postgres/write-batcher.ts';
 import { StorageError, type ObjectKey } from '../../src/storage/storage.ts';
@@ -74,6 +74,64 @@ test('a get asked for after a write was acknowledged sees that write, batched or
   assert.equal((await writer.write({ op: 'create', g: '', r: 'configmaps', ns: 'a', n: 'fresh', objectText })).outcome, 'ok');
   const [, fresh] = await Promise.all([blocker, batcher.get(key('', 'configmaps', 'a', 'fresh'))]);
   assert.equal(whereOf(fresh?.object), 'fresh');
+});
+
+/**
+ * Makes the get statements slow for real: another session holds the objects table locked, so a
+ * statement sent meanwhile waits in PostgreSQL until release() ends that session's transaction.
+ */
+async function slowReads(): Promise<{ release: () => Promise<void> }> {
+  const locker = new pg.Client({ connectionString: opened.testDb.url });
+  await locker.connect();
+  await locker.query('begin');
+  await locker.query('lock table objects in access exclusive mode');
+  return {
+    release: async () => {
+      await locker.query('rollback');
+      await locker.end();
+    },
+  };
+}
+
+const waitMs = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('one statement at a time while reads are quick; gets queued behind one in flight past spillAfterMs go in another', async () => {
+  const batcher = new GetBatcher(database.queries, { maxInFlight: 2, spillAfterMs: 100, maxBatchSize: 64 });
+  const slow = await slowReads();
+  let answers: Promise<(StoredRow | undefined)[]>;
+  try {
+    answers = Promise.all([batcher.get(key('', 'configmaps', 'a', 'obj-1'))]);
+    await waitMs(20);
+    const queued = Promise.all([2, 3, 4].map((i) => batcher.get(key('', 'configmaps', 'a', `obj-${i}`))));
+    answers = Promise.all([answers, queued]).then(([first, rest]) => [...first, ...rest]);
+    await waitMs(30);
+    assert.equal(batcher.stats.statements, 1, 'the queued gets wait while the one in flight is young');
+    await waitMs(250);
+    assert.deepEqual(batcher.stats, { statements: 2, gets: 4 }, 'past spillAfterMs the queued gets went in a second statement');
+    batcher.get(key('', 'configmaps', 'a', 'obj-5')).catch(() => undefined);
+    await waitMs(250);
+    assert.equal(batcher.stats.statements, 2, 'never more than maxInFlight');
+  } finally {
+    await slow.release();
+  }
+  assert.deepEqual((await answers).map((r) => whereOf(r?.object)), [1, 2, 3, 4].map((i) => `/configmaps/a/obj-${i}`));
+});
+
+test('with a long spillAfterMs a slow read holds the queue until it is answered', async () => {
+  const batcher = new GetBatcher(database.queries, { maxInFlight: 2, spillAfterMs: 60_000, maxBatchSize: 64 });
+  const slow = await slowReads();
+  let answers: Promise<(StoredRow | undefined)[]>;
+  try {
+    const first = batcher.get(key('', 'configmaps', 'b', 'obj-1'));
+    await waitMs(20);
+    answers = Promise.all([first, ...[2, 3].map((i) => batcher.get(key('', 'configmaps', 'b', `obj-${i}`)))]);
+    await waitMs(300);
+    assert.equal(batcher.stats.statements, 1);
+  } finally {
+    await slow.release();
+  }
+  assert.deepEqual((await answers).map((r) => whereOf(r?.object)), [1, 2, 3].map((i) => `/configmaps/b/obj-${i}`));
+  assert.deepEqual(batcher.stats, { statements: 2, gets: 3 }, 'the two queued went together once the first was answered');
 });
 
 test('a database that cannot be reached fails every get of the batch as Unavailable, and later gets still run', async () => {

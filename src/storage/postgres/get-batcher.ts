@@ -17,15 +17,26 @@ interface Pending {
 
 export interface GetBatcherOptions {
   /**
-   * Get statements of this process running at once. A get that finds one free is sent at once, alone;
-   * gets that arrive while all are busy are read together by the next one to free up. Under load each
-   * round trip (a system call each way, a wake-up of a backend) then serves several gets.
+   * Get statements of this process running at once, at most. A get that finds none in flight is sent
+   * at once, alone; gets that arrive while one is are read together by the next statement. Under
+   * load each round trip (a system call each way, a wake-up of a backend) then serves several gets.
    */
   readonly maxInFlight: number;
+  /**
+   * How long the statements in flight may all be running before another one (up to maxInFlight)
+   * takes the gets queued behind them: one statement at a time reads the most gets per round trip,
+   * and this keeps a slow read (a large object, a cold page) from holding every other get for long.
+   * 0: another statement whenever one is free.
+   */
+  readonly spillAfterMs: number;
   readonly maxBatchSize: number;
 }
 
-const DEFAULTS: GetBatcherOptions = { maxInFlight: 2, maxBatchSize: 64 };
+/**
+ * On 2 cores, 16 clients: one statement at a time served ~10% more gets/s at ~15% less server CPU
+ * and ~30% less PostgreSQL CPU per get than two at once; a read in flight for 2 ms is slow.
+ */
+const DEFAULTS: GetBatcherOptions = { maxInFlight: 2, spillAfterMs: 2, maxBatchSize: 64 };
 
 const ONE = 'select object::text as object, resource_version, written_outside from objects where api_group = $1 and resource = $2 and namespace = $3 and name = $4';
 /**
@@ -48,7 +59,10 @@ export class GetBatcher {
   readonly #queries: PreparedQueries;
   readonly #options: GetBatcherOptions;
   readonly #queue: Pending[] = [];
-  #inFlight = 0;
+  /** When each statement in flight was sent (performance.now()), oldest first. */
+  readonly #sentAt: number[] = [];
+  /** Set while queued gets wait for the statements in flight to become slow (see spillAfterMs). */
+  #spillTimer: NodeJS.Timeout | undefined;
   /** Statements sent and gets read, for the tests. */
   readonly stats = { statements: 0, gets: 0 };
 
@@ -65,11 +79,24 @@ export class GetBatcher {
   }
 
   #pump(): void {
-    while (this.#inFlight < this.#options.maxInFlight && this.#queue.length > 0) {
+    while (this.#queue.length > 0 && this.#sentAt.length < this.#options.maxInFlight) {
+      // The youngest statement in flight decides: another may start once even it has been running spillAfterMs.
+      const youngest = this.#sentAt.length > 0 ? this.#sentAt[this.#sentAt.length - 1] : undefined;
+      if (youngest !== undefined) {
+        const wait = youngest + this.#options.spillAfterMs - performance.now();
+        if (wait > 0) {
+          this.#spillTimer ??= setTimeout(() => {
+            this.#spillTimer = undefined;
+            this.#pump();
+          }, Math.ceil(wait)).unref();
+          return;
+        }
+      }
       const batch = this.#queue.splice(0, this.#options.maxBatchSize);
-      this.#inFlight++;
+      const sentAt = performance.now();
+      this.#sentAt.push(sentAt);
       this.#read(batch).finally(() => {
-        this.#inFlight--;
+        this.#sentAt.splice(this.#sentAt.indexOf(sentAt), 1);
         this.#pump();
       });
     }
