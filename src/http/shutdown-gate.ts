@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Context, Next } from 'koa';
 import { serviceUnavailable, tooManyRequests } from '../api/errors.ts';
 import { closeConnectionAfter } from './connection-close.ts';
@@ -30,6 +31,9 @@ export class ShutdownGate {
 
   constructor(options: ShutdownGateOptions) {
     this.#options = options;
+    // Every open watch listens for the termination (and stops listening when it ends): thousands of
+    // listeners are the design, not a leak, and Node would warn of one past ten.
+    setMaxListeners(0, this.#watchTermination.signal);
   }
 
   get accepting(): boolean {

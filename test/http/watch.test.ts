@@ -7,6 +7,10 @@ import { assertStatus, configMap, create, createNamespace } from '../helpers/fix
 import { serveFile } from '../helpers/server.ts';
 import { openWatch, type WatchEvent } from '../helpers/watch-stream.ts';
 
+// Every warning the process emits, from the start (Node emits a given listener-count warning once).
+const warnings: Error[] = [];
+process.on('warning', (w) => warnings.push(w));
+
 let cms: string;
 const t = serveFile(['--watch-bookmark-interval=200ms'], async () => {
   cms = `/api/v1/namespaces/${t.ns}/configmaps`;
@@ -189,4 +193,22 @@ test('table watches: every watcher gets column definitions on its first event on
   assert.deepEqual(a.map((e) => e.object.rows[0].cells[0]), ['w-table-1', 'w-table-2']);
   // The second watcher started from the same version, so it sees both too, with its own first header.
   assert.deepEqual(b.map((e) => e.object.rows[0].cells[0]), ['w-table-1', 'w-table-2']);
+});
+
+test('many open watches are not taken for a listener leak', async () => {
+  await create(t.api, cms, configMap('listened'));
+  const opened = Array.from({ length: 15 }, () => {
+    let seen!: () => void;
+    const first = new Promise<void>((resolve) => (seen = resolve));
+    const w = openWatch(t.srv.url, cms + '?watch=1', t.srv.adminAgent, () => seen());
+    return { w, first };
+  });
+  try {
+    // Each watch's initial event: all 15 are registered with the server at once.
+    await Promise.all(opened.map((o) => o.first));
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map((w) => w.message), []);
+  } finally {
+    for (const o of opened) o.w.abort();
+  }
 });
