@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import { CachedStorage, DEFAULT_WATCH_CACHE_MAX_BYTES } from '../storage/cache/cached-storage.ts';
 import { parseWatchCacheSizes } from '../storage/cache/cache-sizes.ts';
 import { postgresFreshnessProbe } from '../storage/cache/freshness-probe.ts';
+import { postgresResourceCount } from '../storage/cache/resource-count.ts';
 import type { Database } from '../storage/postgres/database.ts';
 import type { Storage } from '../storage/storage.ts';
 
@@ -16,6 +17,7 @@ export function withWatchCache(config: Config, storage: Storage, database: Datab
   if (!config.watchCache) return { storage };
   const cache = new CachedStorage(storage, {
     probe: postgresFreshnessProbe(database.queries),
+    countUpTo: postgresResourceCount(database.queries),
     logger,
     sizes: parseWatchCacheSizes(config.watchCacheSizes),
     // --workers processes each keep their own caches: they share the one budget.

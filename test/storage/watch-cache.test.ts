@@ -7,6 +7,7 @@ import { parseSelectors } from '../../src/registry/filter.ts';
 import { CachedStorage, type CachedStorageOptions } from '../../src/storage/cache/cached-storage.ts';
 import { parseWatchCacheSizes } from '../../src/storage/cache/cache-sizes.ts';
 import { postgresFreshnessProbe } from '../../src/storage/cache/freshness-probe.ts';
+import { postgresResourceCount } from '../../src/storage/cache/resource-count.ts';
 import { compareText } from '../../src/storage/cache/key-order.ts';
 import { migrateUp, openDatabase, type Database } from '../../src/storage/postgres/database.ts';
 import { PostgresStorage } from '../../src/storage/postgres/postgres-storage.ts';
@@ -28,13 +29,15 @@ interface Opened {
   close(): Promise<void>;
 }
 
-async function open(options: Partial<CachedStorageOptions> = {}): Promise<Opened> {
+/** `counted`: the cache counts a resource that went over the budget before building it again, as the server's does. */
+async function open(options: Partial<CachedStorageOptions> = {}, counted = false): Promise<Opened> {
   const db = await createTestDatabase('pgkube_watch_cache');
   const database = await openDatabase({ url: db.url, logger });
   await migrateUp(database.db);
   const storage = new PostgresStorage({ database, logger, pollIntervalMs: 200, futureVersionWaitMs: 300 });
   await storage.start();
-  const cached = new CachedStorage(storage, { probe: postgresFreshnessProbe(database.queries), logger, rebuildDelayMs: 0, ...options });
+  const countUpTo = counted ? postgresResourceCount(database.queries) : undefined;
+  const cached = new CachedStorage(storage, { probe: postgresFreshnessProbe(database.queries), logger, rebuildDelayMs: 0, ...(countUpTo ? { countUpTo } : {}), ...options });
   return {
     db,
     database,
@@ -326,6 +329,54 @@ describe('watch cache limits', () => {
       const delegated = o.cached.stats.delegatedReads;
       await o.cached.list(CM, { namespace: 'm', anyVersion: true });
       assert.equal(o.cached.stats.delegatedReads, delegated + 1);
+    } finally {
+      await o.close();
+    }
+  });
+});
+
+describe('a resource too large for the budget', () => {
+  const readFor = async (o: Opened, ms: number) => {
+    const until = Date.now() + ms;
+    while (Date.now() < until) {
+      await o.cached.list(CM, { namespace: 'm', anyVersion: true });
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  const fill = async (o: Opened) => {
+    await o.pg.create(key('m', 'small'), storedConfigMap('m', 'small'));
+    await warm(o);
+    for (let i = 0; i < 20; i++) await o.pg.create(key('m', `big-${i}`), storedConfigMap('m', `big-${i}`, { pad: 'x'.repeat(200) }));
+    await o.cached.list(CM, { namespace: 'm' });
+    assert.equal(o.cached.cacheOf(CM), undefined, 'the cache went over the budget and was dropped');
+  };
+
+  test('is not loaded again while it still holds as many objects as did not fit, and is once it holds fewer', async () => {
+    const o = await open({ maxBytes: 4000, overBudgetRetryMs: 30 }, true);
+    try {
+      await fill(o);
+      const builds = o.cached.stats.builds;
+      // Many retry periods, read all along: counted each time, never built.
+      await readFor(o, 300);
+      assert.equal(o.cached.stats.builds, builds, 'no build while the resource is as large as before');
+      assert.equal(o.cached.bytes, 0);
+      for (let i = 0; i < 20; i++) await o.pg.delete(key('m', `big-${i}`));
+      await readFor(o, 300);
+      assert.equal(o.cached.stats.builds, builds + 1, 'built again once it holds fewer');
+      assert.ok(o.cached.cacheOf(CM), 'and the cache serves it');
+      assert.deepEqual(names((await o.cached.list(CM, { namespace: 'm', anyVersion: true })).items), ['m/small']);
+    } finally {
+      await o.close();
+    }
+  });
+
+  test('without a count it is loaded (and dropped) again at every retry', async () => {
+    const o = await open({ maxBytes: 4000, overBudgetRetryMs: 30 });
+    try {
+      await fill(o);
+      const builds = o.cached.stats.builds;
+      await readFor(o, 300);
+      assert.ok(o.cached.stats.builds >= builds + 2, `rebuilt at the retries (${o.cached.stats.builds - builds})`);
     } finally {
       await o.close();
     }

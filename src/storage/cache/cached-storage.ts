@@ -33,6 +33,13 @@ export interface CachedStorageOptions {
   readonly rebuildDelayMs?: number;
   /** How long after a cache went over the budget it may be built again. */
   readonly overBudgetRetryMs?: number;
+  /**
+   * Counts a resource's objects, stopping at `atMost` (a bounded index scan). With it, a resource whose
+   * cache went over the budget is counted before it is built again, and built only once it holds
+   * fewer objects than did not fit: a resource too large for the budget is not loaded (and dropped)
+   * again every overBudgetRetryMs while it is read.
+   */
+  readonly countUpTo?: (ref: ResourceRef, atMost: number) => Promise<number>;
   /** How old the "rows written outside" answer may be for a read that asks the database nothing (resourceVersion=0). */
   readonly outsideCheckMs?: number;
 }
@@ -67,6 +74,10 @@ interface Slot {
   /** When `outside` was last asked (0: never). */
   checkedAt: number;
   checking?: Promise<void>;
+  /** The objects its cache held when it went over the budget: it is built again only once the resource holds fewer. */
+  tooBigAt?: number;
+  /** The count (countUpTo) that decides whether to build it again, while it runs. */
+  counting?: Promise<void>;
 }
 
 /**
@@ -297,8 +308,30 @@ export class CachedStorage implements Storage {
     if (this.#options.sizes?.get(key) === 0) return undefined;
     const slot = this.#slots.get(key);
     if (slot && (slot.cache.state !== 'closed' || Date.now() < slot.retryAt)) return slot;
+    if (slot?.tooBigAt !== undefined && this.#options.countUpTo) {
+      this.#buildIfFits(ref, key, slot, slot.tooBigAt, this.#options.countUpTo);
+      return slot;
+    }
     this.#build(ref, key);
     return this.#slots.get(key);
+  }
+
+  /** Builds the cache of a resource that went over the budget once it holds fewer objects than did not fit (reads go to the database meanwhile). */
+  #buildIfFits(ref: ResourceRef, key: string, slot: Slot, tooBigAt: number, countUpTo: (ref: ResourceRef, atMost: number) => Promise<number>): void {
+    if (slot.counting) return;
+    slot.counting = countUpTo(ref, tooBigAt)
+      .then((count) => {
+        if (this.#closed || this.#slots.get(key) !== slot) return;
+        if (count < tooBigAt) this.#build(ref, key);
+        else slot.retryAt = Date.now() + (this.#options.overBudgetRetryMs ?? 60_000);
+      })
+      .catch((err: unknown) => {
+        this.#options.logger.debug({ err, group: ref.group, resource: ref.resource }, 'watch cache: counting failed; reads go to the database');
+        slot.retryAt = Date.now() + (this.#options.rebuildDelayMs ?? 1000);
+      })
+      .finally(() => {
+        slot.counting = undefined;
+      });
   }
 
   #build(ref: ResourceRef, key: string): void {
@@ -326,7 +359,9 @@ export class CachedStorage implements Storage {
     const slot = this.#slots.get(key);
     if (!slot || slot.cache !== cache) return;
     const rebuild = this.#options.rebuildDelayMs ?? 1000;
-    slot.retryAt = Date.now() + (cache.closedBecause === 'over budget' ? (this.#options.overBudgetRetryMs ?? 60_000) : rebuild);
+    const overBudget = cache.closedBecause === 'over budget';
+    slot.retryAt = Date.now() + (overBudget ? (this.#options.overBudgetRetryMs ?? 60_000) : rebuild);
+    slot.tooBigAt = overBudget ? Math.max(1, cache.sizeAtClose) : undefined;
     if (cache.closedBecause !== 'shutdown') {
       this.#options.logger.debug({ group: cache.ref.group, resource: cache.ref.resource, reason: cache.closedBecause }, 'watch cache closed');
     }

@@ -48,6 +48,8 @@ export class ResourceCache {
   state: CacheState = 'building';
   /** Why it closed (for logs and tests). */
   closedBecause: string | undefined;
+  /** The objects it held when it closed (how many did not fit, when it went over the budget). */
+  sizeAtClose = 0;
   /** Keyset order. */
   #entries: Entry[] = [];
   readonly #byKey = new Map<string, Entry>();
@@ -116,6 +118,7 @@ export class ResourceCache {
     if (this.state === 'closed') return;
     this.state = 'closed';
     this.closedBecause = reason;
+    this.sizeAtClose = this.#entries.length;
     this.#handle?.stop();
     this.#budget.used -= this.#bytes;
     this.#bytes = 0;
