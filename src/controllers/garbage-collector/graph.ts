@@ -64,8 +64,11 @@ export function blocks(ref: OwnerReference): boolean {
   return ref.blockOwnerDeletion === true;
 }
 
-/** The owners of a node that has none: one frozen array for all of them (most objects have no owner). */
-const NO_OWNERS: readonly OwnerReference[] = Object.freeze([]);
+/**
+ * One frozen empty array for every node and kept object without owners (or finalizers): most objects
+ * have none, and the collector keeps something of every object of the cluster.
+ */
+export const NONE: readonly never[] = Object.freeze([]);
 /** What `dependents` answers for a node nobody names: a node holds a Set only once it has a dependent. */
 const NO_DEPENDENTS: ReadonlySet<GraphNode> = new Set();
 
@@ -86,9 +89,9 @@ export class GraphNode {
   /** Known only as someone's owner, not (yet) seen itself. */
   virtual = false;
 
-  constructor(identity: ObjectReference, owners: readonly OwnerReference[] = NO_OWNERS) {
+  constructor(identity: ObjectReference, owners: readonly OwnerReference[] = NONE) {
     this.identity = identity;
-    this.owners = owners.length === 0 ? NO_OWNERS : owners;
+    this.owners = owners.length === 0 ? NONE : owners;
   }
 
   /** The nodes whose owner references name this one (read-only: change them with addDependent and removeDependent). */

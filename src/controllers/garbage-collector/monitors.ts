@@ -11,7 +11,7 @@ import { Informer } from '../../registry/informer.ts';
 import { apiVersionOf, type KindDefinition } from '../../registry/kind.ts';
 import { storageRefOf } from '../../registry/storage-view.ts';
 import type { GraphEvent, ObservedObject } from './graph-builder.ts';
-import type { OwnerReference } from './graph.ts';
+import { NONE, type OwnerReference } from './graph.ts';
 
 /** Kinds the collector never watches (upstream's DefaultIgnoredResources). */
 const IGNORED: ReadonlySet<string> = new Set(['/events', 'events.k8s.io/events']);
@@ -32,16 +32,14 @@ export function collectableKinds(kinds: readonly KindDefinition[]): KindDefiniti
   return out;
 }
 
-/**
- * One frozen empty array for every object without owner references or finalizers (most objects):
- * the collector keeps something of every object of the cluster, so each byte kept is paid a million
- * times in a large one.
- */
-const NONE: readonly never[] = Object.freeze([]);
-
 function ownerReferencesOf(obj: StoredKubeObject): readonly OwnerReference[] {
   const refs = obj.metadata.ownerReferences;
   return Array.isArray(refs) && refs.length > 0 ? (refs as OwnerReference[]) : NONE;
+}
+
+function finalizersOf(obj: StoredKubeObject): readonly string[] {
+  const finalizers = obj.metadata.finalizers;
+  return Array.isArray(finalizers) && finalizers.length > 0 ? finalizers : NONE;
 }
 
 /**
@@ -52,8 +50,8 @@ function ownerReferencesOf(obj: StoredKubeObject): readonly OwnerReference[] {
 export function metadataOnly(obj: StoredKubeObject): StoredKubeObject {
   const m = obj.metadata;
   const owners = ownerReferencesOf(obj);
-  const finalizers = Array.isArray(m.finalizers) && m.finalizers.length > 0 ? [...m.finalizers] : undefined;
-  if (owners.length === 0 && finalizers === undefined && !m.deletionTimestamp) {
+  const finalizers = finalizersOf(obj);
+  if (owners.length === 0 && finalizers.length === 0 && !m.deletionTimestamp) {
     return { metadata: { name: m.name, uid: m.uid, resourceVersion: m.resourceVersion, namespace: m.namespace || undefined } };
   }
   const metadata: StoredKubeObject['metadata'] = {
@@ -62,7 +60,7 @@ export function metadataOnly(obj: StoredKubeObject): StoredKubeObject {
     resourceVersion: m.resourceVersion,
     namespace: m.namespace || undefined,
     deletionTimestamp: m.deletionTimestamp || undefined,
-    finalizers,
+    finalizers: finalizers.length > 0 ? [...finalizers] : undefined,
     ownerReferences: owners.length > 0 ? owners.map((o) => ({ ...o })) : undefined,
   };
   return { metadata };
@@ -78,7 +76,7 @@ export function observedObject(kind: KindDefinition, obj: StoredKubeObject): Obs
     uid: m.uid,
     namespace: kind.namespaced ? (m.namespace ?? '') : '',
     ownerReferences: ownerReferencesOf(obj),
-    finalizers: Array.isArray(m.finalizers) && m.finalizers.length > 0 ? m.finalizers : NONE,
+    finalizers: finalizersOf(obj),
     beingDeleted: Boolean(m.deletionTimestamp),
   };
 }

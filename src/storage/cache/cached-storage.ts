@@ -108,6 +108,9 @@ export class CachedStorage implements Storage {
   readonly #options: CachedStorageOptions;
   readonly #slots = new Map<string, Slot>();
   readonly #budget: TextBudget;
+  /** rebuildDelayMs and overBudgetRetryMs with their defaults. */
+  readonly #rebuildDelayMs: number;
+  readonly #overBudgetRetryMs: number;
   /** Reads waiting for a cache to reach a version (see #reach), and the one timer that checks them. */
   readonly #waiters = new Set<{ cache: ResourceCache; version: number; deadline: number; resolve: (reached: boolean) => void }>();
   #waitTimer: NodeJS.Timeout | undefined;
@@ -122,6 +125,8 @@ export class CachedStorage implements Storage {
     this.#inner = inner;
     this.#options = options;
     this.#budget = { used: 0, max: options.maxBytes ?? DEFAULT_WATCH_CACHE_MAX_BYTES };
+    this.#rebuildDelayMs = options.rebuildDelayMs ?? 1000;
+    this.#overBudgetRetryMs = options.overBudgetRetryMs ?? 60_000;
     // Optional capabilities exist here exactly when they exist beneath.
     const deleteUnreadable = inner.deleteUnreadable?.bind(inner);
     if (deleteUnreadable) {
@@ -323,11 +328,11 @@ export class CachedStorage implements Storage {
       .then((count) => {
         if (this.#closed || this.#slots.get(key) !== slot) return;
         if (count < tooBigAt) this.#build(ref, key);
-        else slot.retryAt = Date.now() + (this.#options.overBudgetRetryMs ?? 60_000);
+        else slot.retryAt = Date.now() + this.#overBudgetRetryMs;
       })
       .catch((err: unknown) => {
         this.#options.logger.debug({ err, group: ref.group, resource: ref.resource }, 'watch cache: counting failed; reads go to the database');
-        slot.retryAt = Date.now() + (this.#options.rebuildDelayMs ?? 1000);
+        slot.retryAt = Date.now() + this.#rebuildDelayMs;
       })
       .finally(() => {
         slot.counting = undefined;
@@ -358,9 +363,8 @@ export class CachedStorage implements Storage {
   #closedCache(key: string, cache: ResourceCache): void {
     const slot = this.#slots.get(key);
     if (!slot || slot.cache !== cache) return;
-    const rebuild = this.#options.rebuildDelayMs ?? 1000;
     const overBudget = cache.closedBecause === 'over budget';
-    slot.retryAt = Date.now() + (overBudget ? (this.#options.overBudgetRetryMs ?? 60_000) : rebuild);
+    slot.retryAt = Date.now() + (overBudget ? this.#overBudgetRetryMs : this.#rebuildDelayMs);
     slot.tooBigAt = overBudget ? Math.max(1, cache.sizeAtClose) : undefined;
     if (cache.closedBecause !== 'shutdown') {
       this.#options.logger.debug({ group: cache.ref.group, resource: cache.ref.resource, reason: cache.closedBecause }, 'watch cache closed');
