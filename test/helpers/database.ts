@@ -63,6 +63,24 @@ function databaseUrl(name: string): string {
   return url.toString();
 }
 
+/**
+ * Holds every read and write of the objects table of the database at `url` until released: a
+ * transaction of the caller's own holds it in ACCESS EXCLUSIVE mode, so statements wait in PostgreSQL
+ * (requests held in flight, reads made slow for real).
+ */
+export async function lockObjectsTable(url: string): Promise<{ release(): Promise<void> }> {
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  await db.query('begin');
+  await db.query('lock table objects in access exclusive mode');
+  return {
+    release: async () => {
+      await db.query('commit');
+      await db.end();
+    },
+  };
+}
+
 /** Drops a database, terminating its connections first. */
 async function dropDatabase(name: string): Promise<void> {
   const c = new pg.Client({ connectionString: ADMIN_URL });

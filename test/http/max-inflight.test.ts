@@ -1,29 +1,12 @@
 import assert from 'node:assert/strict';
 import https from 'node:https';
 import { after, before, describe, test } from 'node:test';
-import pg from 'pg';
 import { configMap, createNamespace, eventually, type Api } from '../helpers/fixtures.ts';
 import { client, request, type Reply } from '../helpers/http.ts';
+import { lockObjectsTable } from '../helpers/database.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const TOO_MANY = 'Too many requests, please try again later.\n';
-
-/**
- * Requests are held in flight by a real lock: a transaction of the test's own holds objects in ACCESS
- * EXCLUSIVE mode, so every read or write of objects waits in PostgreSQL until it commits.
- */
-async function lockObjects(srv: TestServer): Promise<{ release(): Promise<void> }> {
-  const db = new pg.Client({ connectionString: srv.db.url });
-  await db.connect();
-  await db.query('begin');
-  await db.query('lock table objects in access exclusive mode');
-  return {
-    release: async () => {
-      await db.query('commit');
-      await db.end();
-    },
-  };
-}
 
 /** Sends `probe` until it is answered 429 (the held requests have taken their places by then). */
 async function until429(probe: () => Promise<Reply>): Promise<Reply> {
@@ -59,7 +42,7 @@ describe('--max-requests-inflight=2 --max-mutating-requests-inflight=1', () => {
   });
 
   test('a read past the limit is answered 429 with Retry-After; masters, writes and watches are still served', async () => {
-    const lock = await lockObjects(srv);
+    const lock = await lockObjectsTable(srv.db.url);
     let held: Promise<Reply>[] = [];
     try {
       held = [anonymous.get(`${cms}/held`), anonymous.get(cms)];
@@ -90,7 +73,7 @@ describe('--max-requests-inflight=2 --max-mutating-requests-inflight=1', () => {
   });
 
   test('a write past the mutating limit is answered 429 while reads are served', async () => {
-    const lock = await lockObjects(srv);
+    const lock = await lockObjectsTable(srv.db.url);
     let held: Promise<Reply> | undefined;
     try {
       held = anonymous.post(cms, configMap('slow-create'));
@@ -152,7 +135,7 @@ describe('--max-requests-inflight=0 --max-mutating-requests-inflight=0', () => {
   });
 
   test('0 means no limit', async () => {
-    const lock = await lockObjects(srv);
+    const lock = await lockObjectsTable(srv.db.url);
     let held: Promise<Reply>[] = [];
     try {
       held = [...Array.from({ length: 4 }, () => anonymous.get(cms)), ...Array.from({ length: 3 }, (_, i) => anonymous.post(cms, configMap(`c${i}`)))];

@@ -1,24 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import pg from 'pg';
 import { configMap, createNamespace, eventually, type Api } from '../helpers/fixtures.ts';
 import { client, type Reply } from '../helpers/http.ts';
+import { lockObjectsTable } from '../helpers/database.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { resourceRequest, scrape } from './scrape.ts';
-
-/** Holds every read and write of objects in PostgreSQL until released (the max-inflight tests' lock). */
-async function lockObjects(srv: TestServer): Promise<{ release(): Promise<void> }> {
-  const db = new pg.Client({ connectionString: srv.db.url });
-  await db.connect();
-  await db.query('begin');
-  await db.query('lock table objects in access exclusive mode');
-  return {
-    release: async () => {
-      await db.query('commit');
-      await db.end();
-    },
-  };
-}
 
 describe('in-flight requests and the ones refused at the limit', () => {
   let srv: TestServer;
@@ -41,7 +27,7 @@ describe('in-flight requests and the ones refused at the limit', () => {
     const nonResource429 = { verb: 'GET', dry_run: '', group: '', version: '', resource: '', subresource: '', scope: '', component: 'apiserver', code: '429' };
     const unknown429 = { ...nonResource429, scope: 'namespace', verb: 'LIST' };
     const before = await scrape(admin);
-    const lock = await lockObjects(srv);
+    const lock = await lockObjectsTable(srv.db.url);
     let held: Promise<Reply> | undefined;
     let during;
     try {

@@ -8,6 +8,7 @@ import { GetBatcher, type StoredRow } from '../../src/storage/postgres/get-batch
 import { PreparedQueries } from '../../src/storage/postgres/prepared-queries.ts';
 import { WriteBatcher } from '../../src/storage/postgres/write-batcher.ts';
 import { StorageError, type ObjectKey } from '../../src/storage/storage.ts';
+import { lockObjectsTable } from '../helpers/database.ts';
 import { openTestDatabase, type OpenedDatabase } from '../helpers/storage.ts';
 
 const logger = pino({ level: 'silent' });
@@ -76,28 +77,11 @@ test('a get asked for after a write was acknowledged sees that write, batched or
   assert.equal(whereOf(fresh?.object), 'fresh');
 });
 
-/**
- * Makes the get statements slow for real: another session holds the objects table locked, so a
- * statement sent meanwhile waits in PostgreSQL until release() ends that session's transaction.
- */
-async function slowReads(): Promise<{ release: () => Promise<void> }> {
-  const locker = new pg.Client({ connectionString: opened.testDb.url });
-  await locker.connect();
-  await locker.query('begin');
-  await locker.query('lock table objects in access exclusive mode');
-  return {
-    release: async () => {
-      await locker.query('rollback');
-      await locker.end();
-    },
-  };
-}
-
 const waitMs = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test('one statement at a time while reads are quick; gets queued behind one in flight past spillAfterMs go in another', async () => {
   const batcher = new GetBatcher(database.queries, { maxInFlight: 2, spillAfterMs: 100, maxBatchSize: 64 });
-  const slow = await slowReads();
+  const slow = await lockObjectsTable(opened.testDb.url);
   let answers: Promise<(StoredRow | undefined)[]>;
   try {
     answers = Promise.all([batcher.get(key('', 'configmaps', 'a', 'obj-1'))]);
@@ -119,7 +103,7 @@ test('one statement at a time while reads are quick; gets queued behind one in f
 
 test('with a long spillAfterMs a slow read holds the queue until it is answered', async () => {
   const batcher = new GetBatcher(database.queries, { maxInFlight: 2, spillAfterMs: 60_000, maxBatchSize: 64 });
-  const slow = await slowReads();
+  const slow = await lockObjectsTable(opened.testDb.url);
   let answers: Promise<(StoredRow | undefined)[]>;
   try {
     const first = batcher.get(key('', 'configmaps', 'b', 'obj-1'));
